@@ -1,0 +1,86 @@
+# CareDesk: `make demo` and `make test` do all the set-up on a fresh machine.
+# Set-up is idempotent: stamps under .cache/ (ignored) skip work whose inputs did not change.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+CACHE := .cache
+STAMPS := $(CACHE)/stamps
+NPM_DIR := $(CACHE)/npm
+SAM_VENV := $(CACHE)/venv-sam
+MODEL_DIR := $(CACHE)/model
+ASL_VALIDATOR_VERSION := 4.0.0
+SAM_CLI_VERSION := 1.170.0
+
+.PHONY: setup model demo up test test-unit test-integration test-e2e lint static bench clean-cache help
+
+help:
+	@echo "make demo    set everything up, ingest kb/ through S3, answer a scripted conversation"
+	@echo "make test    set everything up and run the whole test suite"
+	@echo "make up      start the embedded stack and the local API on 127.0.0.1:3000"
+	@echo "make lint    ruff, cfn-lint, sam validate --lint, the ASL validator"
+	@echo "make bench   benchmarks (numbers go in the README)"
+
+setup: $(STAMPS)/venv $(STAMPS)/system $(STAMPS)/npm $(STAMPS)/sam model
+
+# The embedded Postgres runs as the `postgres` OS user (initdb refuses root).
+$(STAMPS)/system:
+	@mkdir -p $(STAMPS)
+	id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
+	@touch $@
+
+$(STAMPS)/venv: requirements-dev.txt constraints.txt pyproject.toml layers/common/requirements.txt \
+		layers/embedding/requirements.txt functions/ingest/requirements.txt
+	@mkdir -p $(STAMPS)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+# The ASL validator (npm) for the static checks.
+$(STAMPS)/npm:
+	@mkdir -p $(STAMPS) $(NPM_DIR)
+	test -f $(NPM_DIR)/package.json || echo '{"name":"caredesk-tools","private":true}' > $(NPM_DIR)/package.json
+	npm install --prefix $(NPM_DIR) --no-audit --no-fund --silent asl-validator@$(ASL_VALIDATOR_VERSION)
+	@touch $@
+
+# SAM CLI in its own virtualenv: its pins conflict with moto's.
+$(STAMPS)/sam:
+	@mkdir -p $(STAMPS)
+	test -x $(SAM_VENV)/bin/sam || $(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
+	@touch $@
+
+# all-MiniLM-L6-v2 -> ONNX (torch only here); a no-op when the manifest matches.
+model: $(STAMPS)/venv
+	HF_HUB_OFFLINE=1 $(PY) tools/build_model.py --out $(MODEL_DIR)
+
+demo: setup
+	$(PY) -m caredesk_local.demo
+
+up: setup
+	$(VENV)/bin/caredesk up
+
+test: setup
+	$(PY) -m pytest tests/unit tests/integration tests/e2e
+
+test-unit: setup
+	$(PY) -m pytest tests/unit
+
+test-integration: setup
+	$(PY) -m pytest tests/integration
+
+test-e2e: setup
+	$(PY) -m pytest tests/e2e
+
+lint: setup
+	$(VENV)/bin/ruff check layers local functions tools tests
+	$(PY) -m pytest tests/unit/test_static_checks.py
+
+bench: setup
+	$(PY) bench/embedding_bench.py
+
+clean-cache:
+	rm -rf $(CACHE)/pgdata $(CACHE)/pgdata-test $(CACHE)/stack.json

@@ -1,0 +1,26 @@
+"""Generate step handler: a cited draft and the appointment lookup for the caller."""
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+
+from caredesk.contracts import parse_step_event
+from caredesk.embedding import get_embedder
+from caredesk.runtime import audit_trail
+from caredesk.steps.generate_step import run_generate
+from caredesk.store.db import connection_from_env
+
+logger = Logger()
+tracer = Tracer()
+metrics = Metrics()
+AUDIT = audit_trail()
+EMBEDDER = get_embedder()
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics
+def handler(event: dict, context) -> dict:
+    step_event = parse_step_event(event, requires=("guard", "retrieve"))
+    result = run_generate(step_event, conn=connection_from_env(), embed=EMBEDDER.embed, audit=AUDIT)
+    metrics.add_metric(name="Generate_Sentences", unit=MetricUnit.Count, value=len(result.sentences))
+    return result.model_dump(mode="json")

@@ -1,0 +1,27 @@
+"""Guard step handler: masks, screens and routes the question before anything else sees it."""
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+
+from caredesk.contracts import parse_step_event
+from caredesk.embedding import get_embedder
+from caredesk.runtime import audit_trail, session_memory
+from caredesk.steps.guard_step import run_guard
+
+logger = Logger()
+tracer = Tracer()
+metrics = Metrics()
+AUDIT = audit_trail()
+MEMORY = session_memory()
+EMBEDDER = get_embedder()
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics
+def handler(event: dict, context) -> dict:
+    step_event = parse_step_event(event)
+    result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBEDDER.embed)
+    metrics.add_metric(name=f"Guard_{result.action}", unit=MetricUnit.Count, value=1)
+    logger.info("guard decided", action=result.action, rule=result.rule, flags=result.flags)
+    return result.model_dump(mode="json")

@@ -1,0 +1,1 @@
+"""CareDesk shared package: the logic behind every Lambda handler, testable without AWS."""

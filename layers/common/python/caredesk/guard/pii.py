@@ -1,0 +1,219 @@
+"""PII masking: phones, e-mails, Aadhaar-style ids, PAN-style ids, Luhn-valid cards, dates of birth.
+
+Detection runs on a folded view of the text (NFKC per character, zero-width characters dropped) so
+"９８７６５ ４３２１０" or a phone split by zero-width spaces is still found; every match is mapped
+back to positions in the ORIGINAL text and replaced there by a typed placeholder. A finding carries
+the kind, the original positions and a keyed one-way fingerprint of the canonical value (digits of
+a phone, lower-cased e-mail), so repeated values can be correlated without storing them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+from dataclasses import dataclass
+
+from caredesk.errors import CareDeskError
+from caredesk.guard.normalize import fold_char
+
+PLACEHOLDERS = {
+    "email": "[EMAIL]",
+    "card": "[CARD]",
+    "aadhaar": "[AADHAAR]",
+    "pan": "[PAN]",
+    "phone": "[PHONE]",
+    "dob": "[DOB]",
+}
+FINGERPRINT_KEY_ENV = "CAREDESK_PII_FINGERPRINT_KEY"
+# Used when no key is configured (local runs): still one-way, but only a configured secret key makes
+# fingerprints of low-entropy values (phone numbers) impractical to brute-force.
+_DEFAULT_FINGERPRINT_KEY = b"caredesk-local-pii-fingerprint-v1"
+FINGERPRINT_HEX_CHARS = 16
+
+
+class InvalidContactNumberError(CareDeskError):
+    """A contact number given to a flow that collects one is not a well-formed Indian mobile number."""
+
+
+@dataclass(frozen=True)
+class PiiFinding:
+    kind: str
+    start: int  # position in the ORIGINAL text
+    end: int
+    fingerprint: str  # keyed sha256 prefix of the canonical value; never the value itself
+
+
+@dataclass(frozen=True)
+class MaskResult:
+    masked: str
+    findings: tuple[PiiFinding, ...]
+
+
+_SEP = r"[ \-.]?"
+_NOT_BEFORE = r"(?<![\w+/])"
+_NOT_AFTER = r"(?![\w@])"
+
+_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
+# 13-19 digits, optionally grouped by single spaces or hyphens; Luhn decides.
+_CARD = re.compile(_NOT_BEFORE + r"\d(?:[ \-]?\d){12,18}" + r"(?![\w-])")
+_AADHAAR = re.compile(_NOT_BEFORE + r"[2-9]\d{3}([ \-]?)\d{4}\1\d{4}" + r"(?![ \-]?\d)(?![\w])")
+_PAN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{3}[PCHFATBLJGpchfatbljg][A-Za-z]\d{4}[A-Za-z](?![A-Za-z0-9])")
+_MOBILE10 = r"[6-9]\d{4}" + _SEP + r"\d{5}|[6-9]\d{2}" + _SEP + r"\d{3}" + _SEP + r"\d{4}"
+_PHONE_PATTERNS = (
+    # +91 / 0091 / 91 prefixes, any 10-digit national number (mobile or landline) in groups.
+    re.compile(r"(?:(?<![\w])\+|(?<![\w+])00)91[ \-]?\(?0?\)?[ \-]?\d(?:[ \-]?\d){9}" + r"(?![\w-])"),
+    re.compile(_NOT_BEFORE + r"91[ \-]?(?:" + _MOBILE10 + r")(?![\w-])"),
+    # trunk prefix 0 + mobile (09876543210, 0 98765 43210)
+    re.compile(_NOT_BEFORE + r"0[ \-]?(?:" + _MOBILE10 + r")(?![\w-])"),
+    # bare mobile numbers
+    re.compile(_NOT_BEFORE + r"(?:" + _MOBILE10 + r")(?![\w-])"),
+    # landline with STD code: 080-2345 6789, 011 2345 6789
+    re.compile(_NOT_BEFORE + r"0[1-9]\d{1,3}[ \-]\d{3,4}[ \-]?\d{4}(?![\w-])"),
+    # other international E.164 numbers: +44 20 7946 0958, +1-415-555-0100, 0044...
+    re.compile(r"(?:(?<![\w])\+|(?<![\w+])00)[1-9](?:[ \-]?\(?\d\)?){7,14}(?![\w-])"),
+)
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_DATE = (
+    r"(?:\d{1,2}[/\-.]\d{1,2}[/\-.](?:\d{4}|\d{2})"
+    r"|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2}"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTHS + r",?\s+\d{4}"
+    r"|" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})"
+)
+# A date counts as a date of birth only when written as one: cue, then the date within a few words.
+_DOB = re.compile(
+    r"(?:\bd\.?\s?o\.?\s?b\b\.?|date\s+of\s+birth|birth\s?date|birthday|\bborn\s+(?:on\s+)?)"
+    r"[^\n\d]{0,24}?(?P<date>" + _DATE + r")(?!\d)",
+    re.IGNORECASE,
+)
+
+
+def luhn_valid(digits: str) -> bool:
+    total = 0
+    for index, ch in enumerate(reversed(digits)):
+        value = int(ch)
+        if index % 2 == 1:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"\D", "", value)
+
+
+def _canonical(kind: str, value: str) -> str:
+    if kind == "phone":
+        digits = _digits(value)
+        # +91/0091/91/0 prefixes of one Indian number share one fingerprint.
+        if len(digits) >= 10 and (digits.startswith(("0091", "91", "0")) or len(digits) == 10):
+            national = digits[-10:]
+            if national[0] in "6789" or digits.startswith(("0091", "91")):
+                return "+91" + national
+        return "+" + digits.lstrip("0")
+    if kind in {"card", "aadhaar"}:
+        return _digits(value)
+    if kind == "dob":
+        return re.sub(r"\s+", " ", value.strip().lower())
+    return value.strip().lower()
+
+
+def fingerprint(kind: str, value: str) -> str:
+    """Keyed, one-way fingerprint of a PII value (HMAC-SHA256 prefix); the value is not recoverable."""
+    key = os.environ.get(FINGERPRINT_KEY_ENV, "").encode() or _DEFAULT_FINGERPRINT_KEY
+    message = f"{kind}:{_canonical(kind, value)}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:FINGERPRINT_HEX_CHARS]
+
+
+def _folded_view(text: str) -> tuple[str, list[int]]:
+    """The text folded per character, and for every folded character its original index."""
+    chars: list[str] = []
+    origin: list[int] = []
+    for index, ch in enumerate(text):
+        for folded in fold_char(ch):
+            chars.append(folded)
+            origin.append(index)
+    return "".join(chars), origin
+
+
+def _candidate_spans(view: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) in the folded view, in priority order: earlier kinds win overlaps."""
+    spans: list[tuple[str, int, int]] = []
+    spans += [("email", m.start(), m.end()) for m in _EMAIL.finditer(view)]
+    for match in _DOB.finditer(view):
+        spans.append(("dob", match.start("date"), match.end("date")))
+    for match in _CARD.finditer(view):
+        digits = _digits(match.group(0))
+        if 13 <= len(digits) <= 19 and luhn_valid(digits) and len(set(digits)) > 1:
+            spans.append(("card", match.start(), match.end()))
+    spans += [("pan", m.start(), m.end()) for m in _PAN.finditer(view)]
+    for pattern in _PHONE_PATTERNS:
+        spans += [("phone", m.start(), m.end()) for m in pattern.finditer(view)]
+    spans += [("aadhaar", m.start(), m.end()) for m in _AADHAAR.finditer(view)]
+    return spans
+
+
+def mask_pii(text: str) -> MaskResult:
+    """Replace every PII value in `text` by its typed placeholder; findings carry no raw value."""
+    view, origin = _folded_view(text)
+    accepted: list[tuple[str, int, int]] = []
+    for kind, start, end in _candidate_spans(view):
+        if start >= end:
+            continue
+        original_start, original_end = origin[start], origin[end - 1] + 1
+        if any(original_start < a_end and a_start < original_end for _, a_start, a_end in accepted):
+            continue
+        accepted.append((kind, original_start, original_end))
+    accepted.sort(key=lambda span: span[1])
+    pieces: list[str] = []
+    findings: list[PiiFinding] = []
+    cursor = 0
+    for kind, start, end in accepted:
+        pieces.append(text[cursor:start])
+        pieces.append(PLACEHOLDERS[kind])
+        value = "".join(fold_char(ch) for ch in text[start:end])
+        findings.append(PiiFinding(kind=kind, start=start, end=end, fingerprint=fingerprint(kind, value)))
+        cursor = end
+    pieces.append(text[cursor:])
+    return MaskResult(masked="".join(pieces), findings=tuple(findings))
+
+
+_CONTACT_ALLOWED = re.compile(r"^\+?[\d \-().]+$")
+
+
+def validate_contact_number(raw: str) -> str:
+    """Accept a well-formed Indian mobile number in any common format; return it as +91XXXXXXXXXX.
+
+    Accepted: 10 digits starting 6-9, optionally prefixed by +91, 0091, 91 or 0, grouped by spaces,
+    hyphens, dots or parentheses. Anything else (letters, landlines, wrong length, a foreign
+    country code, one digit repeated) raises InvalidContactNumberError.
+    """
+    if not isinstance(raw, str):
+        raise InvalidContactNumberError("contact number must be text")
+    candidate = "".join(fold_char(ch) for ch in raw).strip()
+    if not candidate or not _CONTACT_ALLOWED.match(candidate) or "+" in candidate[1:]:
+        raise InvalidContactNumberError("contact number may contain only digits, spaces, hyphens and a leading +")
+    digits = _digits(candidate)
+    if candidate.startswith("+"):
+        if not digits.startswith("91"):
+            raise InvalidContactNumberError("only Indian (+91) mobile numbers are accepted")
+        national = digits[2:]
+    elif len(digits) == 14 and digits.startswith("0091"):
+        national = digits[4:]
+    elif len(digits) == 12 and digits.startswith("91"):
+        national = digits[2:]
+    elif len(digits) == 11 and digits.startswith("0"):
+        national = digits[1:]
+    else:
+        national = digits
+    if len(national) != 10 or national[0] not in "6789":
+        raise InvalidContactNumberError("an Indian mobile number has 10 digits starting with 6, 7, 8 or 9")
+    if len(set(national)) == 1:
+        raise InvalidContactNumberError("contact number is not a real number")
+    return "+91" + national

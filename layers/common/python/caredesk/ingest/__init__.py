@@ -1,0 +1,1 @@
+"""Document ingestion: conversion of uploaded files to Markdown-like text, and chunking."""

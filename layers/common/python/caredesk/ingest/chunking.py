@@ -1,0 +1,379 @@
+"""Structure-aware chunking of converted documents.
+
+Rules:
+- a chunk belongs to exactly one heading path: chunks never cross a heading;
+- paragraphs are packed as whole sentences up to `target_words` (body words, not counting
+  the title line), shared evenly over the fewest chunks that allows; a sentence longer
+  than twice the target, which only text without punctuation produces, is cut into
+  target-sized word windows rather than left to the embedder's truncation;
+- a table, a list or a code block stays whole in one chunk when it has at most twice
+  `target_words` words; a larger one is split between rows/items/lines, and a table's
+  header row is repeated in every part;
+- text before the first heading belongs to the path (title,); a section with no body
+  produces no chunk, and a document with no chunk at all raises EmptyDocumentError;
+- chunk ids are `<doc_id>#<ordinal>` with dense ordinals; the same input always gives
+  the same ids, texts and hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from dataclasses import dataclass, field
+
+from caredesk.errors import EmptyDocumentError
+from caredesk.ingest.convert import ConvertedDocument
+
+# Until the golden-set sweep sets it: 100 words is ~130 MiniLM tokens, so a whole table or
+# list at the 2x allowance still (almost) fits the embedder's 256-token window.
+DEFAULT_TARGET_WORDS: int = 100
+HEADING_SEPARATOR = " > "
+
+
+@dataclass(frozen=True)
+class Chunk:
+    chunk_id: str
+    ordinal: int
+    heading_path: tuple[str, ...]
+    heading: str
+    text: str
+    body: str
+    content_hash: str
+
+
+def chunk_document(doc_id: str, doc: ConvertedDocument, *, target_words: int = DEFAULT_TARGET_WORDS) -> list[Chunk]:
+    """Split a converted document into chunks (see the module docstring for the rules)."""
+    if target_words < 1:
+        raise ValueError(f"target_words must be at least 1, got {target_words}")
+    chunks: list[Chunk] = []
+    for heading_path, blocks in _sections(doc.markdown, doc.title):
+        for body in _pack(blocks, target_words):
+            ordinal = len(chunks)
+            text = f"{_breadcrumb(doc.title, heading_path)}\n\n{body}"
+            chunks.append(
+                Chunk(
+                    chunk_id=f"{doc_id}#{ordinal}",
+                    ordinal=ordinal,
+                    heading_path=heading_path,
+                    heading=HEADING_SEPARATOR.join(heading_path),
+                    text=text,
+                    body=body,
+                    content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                )
+            )
+    if not chunks:
+        raise EmptyDocumentError(f"{doc_id}: no section has body text, nothing to index")
+    return chunks
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split Markdown-like text into quotable units.
+
+    Paragraph text splits into sentences, keeping abbreviations ("Dr.", "e.g.", "a.m.",
+    "Rs.") and numbers ("2.5") intact; each list item (without its marker), each table
+    row (without its outer pipes; the separator row is skipped), each heading and each
+    code line is a unit of its own. Units of a chunk's body are substrings of that body.
+    """
+    units: list[str] = []
+    paragraph: list[str] = []
+    item: list[str] = []
+    in_fence = False
+
+    def flush() -> None:
+        if paragraph:
+            units.extend(_split_paragraph(" ".join(paragraph)))
+            paragraph.clear()
+        if item:
+            units.append(" ".join(item))
+            item.clear()
+
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if _FENCE.match(line):
+            flush()
+            in_fence = not in_fence
+        elif in_fence:
+            if stripped:
+                units.append(stripped)
+        elif not stripped:
+            flush()
+        elif heading := _HEADING.match(line):
+            flush()
+            units.append(_plain_heading(heading.group(2)))
+        elif stripped.startswith("|"):
+            flush()
+            if not _TABLE_SEPARATOR.match(stripped):
+                units.append(_table_row_text(stripped))
+        elif marker := _LIST_MARKER.match(line):
+            flush()
+            item.append(line[marker.end() :].strip())
+        elif item:
+            item.append(stripped)  # a wrapped list item continues on the next line
+        else:
+            paragraph.append(stripped)
+    flush()
+    return [unit for unit in units if unit]
+
+
+# --------------------------------------------------------------------------- parsing
+
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?=\S)")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_THEMATIC_BREAK = re.compile(r"^\s*((\*\s*){3,}|(-\s*){3,}|(_\s*){3,})$")
+_WORD = re.compile(r"\w+(?:[.,'’-]\w+)*")
+
+
+@dataclass
+class _Block:
+    kind: str  # "paragraph" | "list" | "table" | "code"
+    lines: list[str] = field(default_factory=list)
+
+    def render(self) -> str:
+        return " ".join(self.lines) if self.kind == "paragraph" else "\n".join(self.lines)
+
+
+def _sections(markdown: str, title: str) -> list[tuple[tuple[str, ...], list[_Block]]]:
+    """Group the document's blocks under their heading paths, in document order."""
+    stack: list[tuple[int, str]] = []
+    sections: list[tuple[tuple[str, ...], list[_Block]]] = [((title,), [])]
+    block: _Block | None = None
+
+    def close() -> None:
+        nonlocal block
+        if block is not None and block.lines:
+            sections[-1][1].append(block)
+        block = None
+
+    def open_block(kind: str) -> _Block:
+        nonlocal block
+        close()
+        block = _Block(kind)
+        return block
+
+    for line in markdown.split("\n"):
+        stripped = line.strip()
+        if block is not None and block.kind == "code":
+            block.lines.append(line.rstrip())
+            if _FENCE.match(line):
+                close()
+            continue
+        if _FENCE.match(line):
+            open_block("code").lines.append(line.rstrip())
+        elif not stripped or _THEMATIC_BREAK.match(line):
+            close()
+        elif heading := _HEADING.match(line):
+            close()
+            level, text = len(heading.group(1)), _plain_heading(heading.group(2))
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, text))
+            sections.append((tuple(text for _, text in stack), []))
+        elif stripped.startswith("|"):
+            current = block if block is not None and block.kind == "table" else open_block("table")
+            current.lines.append(stripped)
+        elif _LIST_MARKER.match(line):
+            current = block if block is not None and block.kind == "list" else open_block("list")
+            indent = len(line) - len(line.lstrip())
+            current.lines.append(" " * indent + _collapse(stripped))
+        elif block is not None and block.kind == "list":
+            block.lines[-1] += " " + _collapse(stripped)  # a wrapped list item: keep the item on one line
+        else:
+            current = block if block is not None and block.kind == "paragraph" else open_block("paragraph")
+            current.lines.append(_collapse(stripped))
+    close()
+    if block is not None:  # an unclosed code fence runs to the end of the document
+        sections[-1][1].append(block)
+    return [(path, blocks) for path, blocks in sections if blocks]
+
+
+# --------------------------------------------------------------------------- packing
+
+
+@dataclass(frozen=True)
+class _Piece:
+    group: tuple[int, int]  # pieces of one paragraph share a group and are joined by a space
+    text: str
+    words: int
+
+
+def _pack(blocks: list[_Block], target_words: int) -> list[str]:
+    """Pack a section's blocks into chunk bodies of at most about target_words words.
+
+    The section's words are shared out evenly over the fewest chunks the target allows, so a
+    section of 110 words gives two chunks of ~55, not 100 and a stub of 10.
+    """
+    pieces = _pieces(blocks, target_words)
+    total = sum(piece.words for piece in pieces)
+    share = math.ceil(total / max(1, math.ceil(total / target_words)))
+    bodies: list[str] = []
+    current: list[_Piece] = []
+    current_words = 0
+    for piece in pieces:
+        if current and (current_words + piece.words > target_words or current_words >= share):
+            bodies.append(_render(current))
+            current, current_words = [], 0
+        current.append(piece)
+        current_words += piece.words
+    if current:
+        bodies.append(_render(current))
+    return bodies
+
+
+def _pieces(blocks: list[_Block], target_words: int) -> list[_Piece]:
+    """The units packing may not cut: sentences, whole tables/lists, or their row/item groups."""
+    pieces: list[_Piece] = []
+    for index, block in enumerate(blocks):
+        if block.kind == "paragraph":
+            for sentence in _split_paragraph(block.render()):
+                words = count_words(sentence)
+                windows = [sentence] if words <= 2 * target_words else _word_windows(sentence, target_words)
+                pieces.extend(_Piece((index, 0), window, count_words(window)) for window in windows)
+            continue
+        text = block.render()
+        if count_words(text) <= 2 * target_words:
+            pieces.append(_Piece((index, 0), text, count_words(text)))
+        else:
+            for part, part_text in enumerate(_split_block(block, target_words)):
+                pieces.append(_Piece((index, part + 1), part_text, count_words(part_text)))
+    return pieces
+
+
+def _render(pieces: list[_Piece]) -> str:
+    paragraphs: list[list[str]] = []
+    previous_group = None
+    for piece in pieces:
+        if piece.group != previous_group:
+            paragraphs.append([])
+            previous_group = piece.group
+        paragraphs[-1].append(piece.text)
+    return "\n\n".join(" ".join(texts) for texts in paragraphs)
+
+
+def _split_block(block: _Block, target_words: int) -> list[str]:
+    """Split an oversized table/list/code block between rows, items or lines."""
+    if block.kind == "table":
+        has_header = len(block.lines) >= 2 and _TABLE_SEPARATOR.match(block.lines[1])
+        header, rows = (block.lines[:2], block.lines[2:]) if has_header else ([], block.lines)
+    elif block.kind == "code":
+        has_close = len(block.lines) >= 2 and _FENCE.match(block.lines[-1])
+        header, rows = [block.lines[0]], block.lines[1 : -1 if has_close else None]
+    else:
+        header, rows = [], _list_items(block.lines)
+    footer = [block.lines[-1]] if block.kind == "code" and len(block.lines) >= 2 else []
+    budget = max(1, target_words - count_words("\n".join(header)))
+    parts: list[list[str]] = []
+    words = 0
+    for row in rows:
+        row_words = count_words(row)
+        if parts and parts[-1] and words + row_words <= budget:
+            parts[-1].append(row)
+            words += row_words
+        else:
+            parts.append([row])
+            words = row_words
+    return ["\n".join(header + part + footer) for part in parts]
+
+
+def _list_items(lines: list[str]) -> list[str]:
+    """Top-level list items, each with its nested items, so a split never orphans a sub-item."""
+    items: list[str] = []
+    for line in lines:
+        if items and line.startswith((" ", "\t")):
+            items[-1] += "\n" + line
+        else:
+            items.append(line)
+    return items
+
+
+def _word_windows(sentence: str, size: int) -> list[str]:
+    words = sentence.split()
+    return [" ".join(words[start : start + size]) for start in range(0, len(words), size)]
+
+
+def count_words(text: str) -> int:
+    """Words as packing counts them: letter/digit runs ('2.5', "patient's" count once; pipes do not)."""
+    return len(_WORD.findall(text))
+
+
+# --------------------------------------------------------------------------- sentences
+
+# Never end a sentence: titles and Latin abbreviations precede more of the same sentence.
+_ALWAYS_ABBREVIATIONS = frozenset(
+    "dr mr mrs ms mx prof st sr jr rs vs cf e.g i.e viz approx incl dept capt col gen lt sgt rev hon".split()
+)
+# End a sentence unless a number follows ("No. 5", "Jan. 12", "Fig. 2", "ext. 204").
+_NUMBER_ABBREVIATIONS = frozenset(
+    "no nos fig figs ref tel ext vol pp p jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+# End a sentence unless a number, weekday or month follows ("9 a.m. Monday to Friday").
+_TIME_ABBREVIATIONS = frozenset({"a.m", "p.m"})
+_CALENDAR_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
+    "january february march april may june july august september october november december".split()
+)
+_CANDIDATE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+")
+_OPENERS = "\"'“‘([¿¡"
+
+
+def _split_paragraph(text: str) -> list[str]:
+    """Split one paragraph (single-line, whitespace-collapsed text) into sentences."""
+    sentences: list[str] = []
+    start = 0
+    for match in _CANDIDATE_END.finditer(text):
+        following = text[match.end() :].lstrip(_OPENERS)
+        if not following or not (following[0].isupper() or following[0].isdigit()):
+            continue
+        if not _ends_sentence(text[start : match.end()].rstrip(), following):
+            continue
+        sentences.append(text[start : match.end()].strip())
+        start = match.end()
+    sentences.append(text[start:].strip())
+    return [sentence for sentence in sentences if sentence]
+
+
+def _ends_sentence(candidate: str, following: str) -> bool:
+    stripped = candidate.rstrip("\"'”’)]")
+    if not stripped.endswith(".") or stripped.endswith(".."):
+        return True  # '?', '!' and ellipses always end a sentence when a capital follows
+    word = stripped.split()[-1].rstrip(".").lstrip(_OPENERS).lower() if stripped.split() else ""
+    next_word = re.split(r"[\s,.;:]", following, maxsplit=1)[0].lower()
+    if word in _ALWAYS_ABBREVIATIONS:
+        return False
+    if word in _NUMBER_ABBREVIATIONS:
+        return not following[0].isdigit()
+    if word in _TIME_ABBREVIATIONS:
+        return not (following[0].isdigit() or next_word in _CALENDAR_WORDS)
+    if re.fullmatch(r"[a-z]", word) and stripped.split()[-1][0].isupper():
+        return False  # an initial: "J. Rao"
+    if re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
+        return False  # dotted initialisms: "U.S.", "M.D."
+    return True
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _breadcrumb(title: str, heading_path: tuple[str, ...]) -> str:
+    """First line of every chunk's text: the title, then the heading path (the title only once)."""
+    path = heading_path if heading_path and heading_path[0] == title else (title, *heading_path)
+    return HEADING_SEPARATOR.join(path)
+
+
+def _plain_heading(text: str) -> str:
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [label](url) -> label
+    text = re.sub(r"(\*\*|__|`)", "", text)
+    return _collapse(text)
+
+
+def _table_row_text(row: str) -> str:
+    inner = row.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return inner.strip()
+
+
+def _collapse(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()

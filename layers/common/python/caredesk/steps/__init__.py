@@ -1,0 +1,1 @@
+"""The four query steps' logic; each handler calls one of these with its clients."""

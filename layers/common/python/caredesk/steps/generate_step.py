@@ -1,0 +1,68 @@
+"""The Generate step: a cited draft from the retrieved passages, plus the appointment lookup tool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from caredesk.appointments import AppointmentView, lookup_appointment
+from caredesk.appointments import Caller as AppointmentCaller
+from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.compose import compose
+from caredesk.contracts import AppointmentFact, GenerateResult, StepEvent
+from caredesk.tiers import Tier
+
+EXTRACTIVE_BACKEND = "extractive"
+NOT_FOUND = "I could not find appointment {id} among the appointments you can see."
+
+
+def describe_appointment(view: AppointmentView) -> str:
+    """One sentence built only from the record (the tool's fact; no model wording)."""
+    follow_up = " A follow-up visit is required." if view.follow_up_required else ""
+    return (
+        f"Appointment {view.appointment_id} ({view.specialty} with {view.doctor}) on "
+        f"{view.scheduled_date:%d %B %Y} at {view.scheduled_time:%H:%M} is {view.status}; "
+        f"the consultation fee is {view.fee_inr} INR.{follow_up}"
+    )
+
+
+def run_generate(
+    event: StepEvent,
+    *,
+    conn,
+    embed: Callable[[Sequence[str]], np.ndarray],
+    audit: AuditTrail,
+) -> GenerateResult:
+    clock = Stopwatch()
+    state = event.state
+    guard = state.guard.result
+    retrieved = state.retrieve.result
+    caller = AppointmentCaller(tier=Tier.parse(state.caller.tier), patient_id=state.caller.patient_id or None)
+    facts = []
+    for appointment_id in guard.appointment_ids:
+        # Unknown and not-yours get the same sentence: the reply never confirms a record exists.
+        view = lookup_appointment(conn, appointment_id, caller)
+        sentence = describe_appointment(view) if view is not None else NOT_FOUND.format(id=appointment_id)
+        facts.append(AppointmentFact(appointment_id=appointment_id, sentence=sentence, found=view is not None))
+    sentences = compose(retrieved.query_used, retrieved.passages, embed) if retrieved.passages else []
+    audit.record(
+        AuditEvent(
+            trace_id=state.trace_id,
+            step="generate",
+            outcome="drafted" if sentences or facts else "empty",
+            duration_ms=clock.ms(),
+            session_id=state.session_id,
+            tier=state.caller.tier,
+            masked_query=guard.masked_query,
+            citations=[{"chunk_id": cid} for s in sentences for cid in s.chunk_ids],
+            scores={"sentences": float(len(sentences)), "appointment_facts": float(len(facts))},
+            details={"backend": EXTRACTIVE_BACKEND},
+        )
+    )
+    return GenerateResult(
+        backend=EXTRACTIVE_BACKEND,
+        sentences=sentences,
+        appointment_facts=facts,
+        appointment_ids_asked=list(guard.appointment_ids),
+    )

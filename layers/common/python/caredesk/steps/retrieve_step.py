@@ -1,0 +1,83 @@
+"""The Retrieve step: hybrid search within the caller's tiers, then the confidence floor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.calibration import Floor
+from caredesk.contracts import Outcome, Passage, RetrieveResult, StepEvent
+from caredesk.embedding import Embedder
+from caredesk.query_shaping import question_focus
+from caredesk.replies import I_DO_NOT_KNOW, make_reply
+from caredesk.store.search import SearchHit, SearchMode, search
+from caredesk.tiers import Tier
+
+
+@dataclass(frozen=True)
+class RetrieveConfig:
+    k: int = 5
+    mode: SearchMode = SearchMode.HYBRID
+
+
+def run_retrieve(
+    event: StepEvent, *, conn, embedder: Embedder, floor: Floor, audit: AuditTrail, config: RetrieveConfig
+) -> RetrieveResult:
+    clock = Stopwatch()
+    state = event.state
+    guard = state.guard.result
+    tier = Tier.parse(state.caller.tier)
+    query_used, hits = _best_search(conn, embedder, guard.search_query, tier, config)
+    top = max((h.similarity for h in hits), default=0.0)
+    # An appointment question is answered from the appointments table even when no policy matches.
+    confident = top >= floor.value or bool(guard.appointment_ids)
+    passages = [
+        Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score, similarity=h.similarity)
+        for h in hits
+    ]
+    reply = None
+    if not confident:
+        reply = make_reply(
+            trace_id=state.trace_id,
+            session_id=state.session_id,
+            outcome=Outcome.ABSTAINED,
+            answer=I_DO_NOT_KNOW,
+            started_at=event.started_at,
+        )
+    audit.record(
+        AuditEvent(
+            trace_id=state.trace_id,
+            step="retrieve",
+            outcome="confident" if confident else "below_floor",
+            duration_ms=clock.ms(),
+            session_id=state.session_id,
+            tier=tier.label,
+            masked_query=guard.masked_query,
+            citations=[{"source": p.source, "chunk_id": p.chunk_id, "heading": p.heading, "score": p.score} for p in passages],
+            scores={"top_similarity": top, "floor": floor.value},
+            details={"kb_version": floor.kb_version, "mode": config.mode.value, "shaped": query_used != guard.search_query},
+        )
+    )
+    return RetrieveResult(
+        confident=confident,
+        query_used=query_used,
+        top_similarity=round(top, 6),
+        floor=floor.value,
+        passages=passages if confident else [],
+        reply=reply,
+    )
+
+
+def _best_search(conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig) -> tuple[str, list[SearchHit]]:
+    candidates = [text]
+    focus = question_focus(text)
+    if focus:
+        candidates.insert(0, focus)
+    best: tuple[str, list[SearchHit]] | None = None
+    vectors = embedder.embed(candidates)
+    for candidate, vector in zip(candidates, vectors, strict=True):
+        hits = search(conn, query_text=candidate, query_vector=vector, tiers=tier.visible(), k=config.k, mode=config.mode)
+        top = max((h.similarity for h in hits), default=0.0)
+        if best is None or top > max((h.similarity for h in best[1]), default=0.0):
+            best = (candidate, hits)
+    return best

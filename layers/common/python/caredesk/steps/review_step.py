@@ -1,0 +1,129 @@
+"""The Review step: independent check, edit, the final reply, and the turn remembered."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.contracts import (
+    Citation,
+    DraftSentence,
+    HandoverMessage,
+    Outcome,
+    Passage,
+    ReviewResult,
+    ReviewSummary,
+    StepEvent,
+    Turn,
+    Verdict,
+)
+from caredesk.replies import I_DO_NOT_KNOW, make_reply
+from caredesk.review import review_draft
+from caredesk.sessions import SessionMemory
+
+HANDOVER_ANSWER = (
+    "I cannot answer that safely. I have passed your question to our staff, who will contact you. "
+    "If this is urgent, please call the clinic; in an emergency call 112."
+)
+
+
+def run_review(
+    event: StepEvent,
+    *,
+    embed: Callable[[Sequence[str]], np.ndarray],
+    memory: SessionMemory,
+    audit: AuditTrail,
+) -> ReviewResult:
+    clock = Stopwatch()
+    state = event.state
+    guard = state.guard.result
+    passages = state.retrieve.result.passages
+    draft = state.generate.result
+    checked = review_draft(draft.sentences, passages, embed)
+    asked = set(guard.appointment_ids)
+    facts = [f for f in draft.appointment_facts if f.appointment_id in asked]
+
+    if checked.safety_failure:
+        outcome, answer, citations = Outcome.HANDOVER, HANDOVER_ANSWER, []
+        verdict = Verdict.REJECTED
+    elif checked.kept or facts:
+        outcome = Outcome.ANSWERED
+        answer, citations = render_answer([f.sentence for f in facts], checked.kept, passages)
+        verdict = Verdict.REVISED if checked.removed else Verdict.APPROVED
+    else:
+        outcome, answer, citations = Outcome.ABSTAINED, I_DO_NOT_KNOW, []
+        verdict = Verdict.REJECTED
+
+    summary = ReviewSummary(verdict=verdict, removed=checked.removed)
+    reply = make_reply(
+        trace_id=state.trace_id,
+        session_id=state.session_id,
+        outcome=outcome,
+        answer=answer,
+        started_at=event.started_at,
+        citations=citations,
+        review=summary,
+    )
+    handover = None
+    if outcome is Outcome.HANDOVER:
+        handover = HandoverMessage(
+            trace_id=state.trace_id,
+            session_id=state.session_id,
+            reason="review:" + ",".join(r.reason for r in checked.removed),
+            masked_question=guard.masked_query,
+            tier=state.caller.tier,
+        )
+    memory.remember(
+        state.session_id,
+        Turn(
+            masked_question=guard.masked_query,
+            outcome=outcome,
+            sources=sorted({c.source for c in citations}),
+            appointment_ids=list(guard.appointment_ids),
+        ),
+    )
+    audit.record(
+        AuditEvent(
+            trace_id=state.trace_id,
+            step="review",
+            outcome=outcome.value,
+            duration_ms=clock.ms(),
+            session_id=state.session_id,
+            tier=state.caller.tier,
+            masked_query=guard.masked_query,
+            citations=[c.model_dump() for c in citations],
+            scores={"kept": float(len(checked.kept)), "removed": float(len(checked.removed))},
+            flags=[f"removed:{r.reason}" for r in checked.removed],
+            details={"verdict": verdict.value, "latency_ms": reply.latency_ms},
+        )
+    )
+    return ReviewResult(verdict=verdict, removed=checked.removed, reply=reply, handover=handover)
+
+
+def render_answer(
+    leading: Sequence[str], sentences: Sequence[DraftSentence], passages: Sequence[Passage]
+) -> tuple[str, list[Citation]]:
+    """Sentences grouped per source, each followed by its numbered citation(s)."""
+    by_chunk = {p.chunk_id: p for p in passages}
+    numbers: dict[str, int] = {}
+    citations: list[Citation] = []
+    paragraphs: list[list[str]] = [list(leading)] if leading else []
+    current_source = None
+    for sentence in sentences:
+        marks = []
+        for chunk_id in sentence.chunk_ids:
+            if chunk_id not in numbers:
+                passage = by_chunk[chunk_id]
+                numbers[chunk_id] = len(numbers) + 1
+                citations.append(
+                    Citation(source=passage.source, chunk_id=chunk_id, heading=passage.heading, score=round(passage.score, 6))
+                )
+            marks.append(f"[{numbers[chunk_id]}]")
+        source = by_chunk[sentence.chunk_ids[0]].source
+        if source != current_source:
+            paragraphs.append([])
+            current_source = source
+        paragraphs[-1].append(f"{sentence.text} {''.join(marks)}")
+    return "\n\n".join(" ".join(p) for p in paragraphs if p), citations

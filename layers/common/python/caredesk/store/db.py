@@ -1,0 +1,137 @@
+"""Postgres connections: one cached connection per Lambda container, reconnected once if broken."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import threading
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+import psycopg
+from psycopg.conninfo import make_conninfo
+
+from caredesk.errors import CareDeskError, DatabaseUnavailableError
+
+DSN_ENV = "CAREDESK_DB_DSN"
+SECRET_ARN_ENV = "CAREDESK_DB_SECRET_ARN"
+CONNECT_TIMEOUT_S = 5
+
+
+class DatabaseConfigurationError(CareDeskError):
+    """Neither a DSN nor a usable secret tells us where Postgres is (a deployment mistake, not transient)."""
+
+
+_cached_connection: psycopg.Connection | None = None
+_secrets_client: Any = None
+_lock = threading.Lock()
+
+
+def connect(dsn: str) -> psycopg.Connection:
+    """A new connection: explicit transactions, and never server-side prepared statements.
+
+    psycopg prepares a query after 5 runs and Postgres may then pick a generic plan that skips the
+    HNSW index (DESIGN.md), so preparation is off for good.
+    """
+    try:
+        return psycopg.connect(dsn, autocommit=False, prepare_threshold=None, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.OperationalError as error:
+        raise DatabaseUnavailableError(f"cannot connect to Postgres: {_without_password(error)}") from error
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def translate_disconnects(function: Callable[P, R]) -> Callable[P, R]:
+    """A connection lost mid-call becomes DatabaseUnavailableError: transient, retried by the state machine."""
+
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return function(*args, **kwargs)
+        except psycopg.OperationalError as error:
+            raise DatabaseUnavailableError(f"lost the Postgres connection: {_without_password(error)}") from error
+
+    return wrapper
+
+
+def connection_from_env() -> psycopg.Connection:
+    """The container's connection, created on first use; a broken one is replaced once."""
+    global _cached_connection
+    with _lock:
+        if _cached_connection is not None and _is_usable(_cached_connection):
+            return _cached_connection
+        if _cached_connection is not None:
+            _cached_connection.close()
+        _cached_connection = connect(_dsn_from_env())
+        return _cached_connection
+
+
+def reset_cached_connection() -> None:
+    """Close and forget the cached connection (tests; or after a fatal error)."""
+    global _cached_connection
+    with _lock:
+        if _cached_connection is not None:
+            _cached_connection.close()
+        _cached_connection = None
+
+
+def _is_usable(conn: psycopg.Connection) -> bool:
+    # A connection can die while the Lambda container is frozen; only a round trip tells.
+    if conn.closed or conn.broken:
+        return False
+    try:
+        if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            conn.rollback()  # a previous invocation left a transaction open or aborted
+        conn.execute("SELECT 1")
+        conn.rollback()
+    except psycopg.Error:
+        return False
+    return True
+
+
+def _dsn_from_env() -> str:
+    dsn = os.environ.get(DSN_ENV)
+    if dsn:
+        return dsn
+    secret_arn = os.environ.get(SECRET_ARN_ENV)
+    if secret_arn:
+        return dsn_from_secret(_read_secret(secret_arn))
+    raise DatabaseConfigurationError(f"set {DSN_ENV} or {SECRET_ARN_ENV} to reach Postgres")
+
+
+def dsn_from_secret(secret: dict[str, Any]) -> str:
+    """A Secrets Manager secret: {"dsn": ...}, or the RDS shape {host, port, username, password}."""
+    if secret.get("dsn"):
+        return str(secret["dsn"])
+    try:
+        return make_conninfo(
+            host=secret["host"],
+            port=str(secret.get("port", 5432)),
+            user=secret["username"],
+            password=secret["password"],
+            dbname=secret.get("dbname", "caredesk"),
+            sslmode=secret.get("sslmode", "require"),
+        )
+    except KeyError as missing:
+        raise DatabaseConfigurationError(f"database secret lacks the field {missing}") from None
+
+
+def _read_secret(secret_arn: str) -> dict[str, Any]:
+    global _secrets_client
+    if _secrets_client is None:
+        import boto3  # lazily: importing the store must not need AWS
+
+        _secrets_client = boto3.client("secretsmanager")
+    try:
+        value = _secrets_client.get_secret_value(SecretId=secret_arn)["SecretString"]
+    except Exception as error:  # botocore raises many unrelated types; all mean "cannot reach the DB now"
+        raise DatabaseUnavailableError(f"cannot read the database secret: {type(error).__name__}") from error
+    return json.loads(value)
+
+
+def _without_password(error: Exception) -> str:
+    # libpq messages do not include the password, but keep only the first line (host/port/reason).
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

@@ -1,0 +1,192 @@
+"""Hybrid retrieval (issue 7): HNSW cosine leg + full-text leg, fused by RRF, in one SQL statement.
+
+The caller's tier filter sits inside each leg (never applied after fusion), and
+`hnsw.iterative_scan = relaxed_order` keeps the HNSW leg scanning until it has enough rows that
+pass the filter, so a selective filter cannot silently shorten the list (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy
+import psycopg
+
+from caredesk.errors import InvalidRequestError
+from caredesk.store.db import translate_disconnects
+from caredesk.store.documents import vector_literal
+from caredesk.tiers import Tier
+
+RRF_K = 60
+MIN_EF_SEARCH = 40
+MAX_EF_SEARCH = 1000  # pgvector's upper bound
+MAX_QUERY_WORDS = 64  # bounds the full-text query a client controls
+
+
+class SearchMode(StrEnum):
+    HYBRID = "hybrid"
+    DENSE = "dense"
+    FULLTEXT = "fulltext"
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    source: str
+    chunk_id: str
+    heading: str
+    text: str
+    body: str
+    tier: str
+    score: float  # fused RRF score in hybrid mode; the leg's own score (cosine / ts_rank_cd) otherwise
+    similarity: float  # cosine similarity of this chunk to the query vector, whatever the mode
+    dense_rank: int | None  # 1-based rank in the dense leg, None if the leg did not return it
+    fulltext_rank: int | None
+
+
+# Each leg over-fetches `candidates` rows under the tier filter; the dense leg is MATERIALIZED and
+# re-ranked because relaxed_order may return rows slightly out of order (pgvector docs).
+_SEARCH_SQL = """
+WITH dense AS MATERIALIZED (
+    SELECT chunk_id, embedding <=> %(vector)s::vector AS distance
+    FROM chunks
+    WHERE tier = ANY(%(tiers)s)
+    ORDER BY distance
+    LIMIT %(dense_limit)s
+),
+dense_ranked AS (
+    SELECT chunk_id, row_number() OVER (ORDER BY distance, chunk_id) AS rank FROM dense
+),
+fulltext AS MATERIALIZED (
+    SELECT chunk_id, ts_rank_cd(tsv, query, 32) AS rank_score
+    FROM chunks, websearch_to_tsquery('english', %(fulltext_query)s) AS query
+    WHERE tier = ANY(%(tiers)s) AND tsv @@ query
+    ORDER BY rank_score DESC, chunk_id
+    LIMIT %(fulltext_limit)s
+),
+fulltext_ranked AS (
+    SELECT chunk_id, rank_score, row_number() OVER (ORDER BY rank_score DESC, chunk_id) AS rank FROM fulltext
+),
+fused AS (
+    SELECT chunk_id, d.rank AS dense_rank, f.rank AS fulltext_rank, f.rank_score,
+           COALESCE(1.0 / (%(rrf_k)s + d.rank), 0) + COALESCE(1.0 / (%(rrf_k)s + f.rank), 0) AS rrf_score
+    FROM dense_ranked AS d FULL OUTER JOIN fulltext_ranked AS f USING (chunk_id)
+),
+scored AS (
+    SELECT c.source, c.chunk_id, c.heading, c.text, c.body, c.tier,
+           1 - (c.embedding <=> %(vector)s::vector) AS similarity,
+           fused.dense_rank, fused.fulltext_rank, fused.rrf_score, fused.rank_score
+    FROM fused JOIN chunks AS c USING (chunk_id)
+),
+ranked AS (
+    SELECT *,
+           CASE %(mode)s WHEN 'dense' THEN similarity WHEN 'fulltext' THEN rank_score ELSE rrf_score END
+               AS score
+    FROM scored
+),
+diversified AS (
+    SELECT *, row_number() OVER (PARTITION BY source ORDER BY score DESC, chunk_id) AS nth_of_source
+    FROM ranked
+)
+SELECT source, chunk_id, heading, text, body, tier,
+       score::float8, similarity::float8, dense_rank, fulltext_rank
+FROM diversified
+WHERE nth_of_source <= %(per_document)s
+ORDER BY score DESC, chunk_id
+LIMIT %(k)s
+"""
+
+
+@translate_disconnects
+def search(
+    conn: psycopg.Connection,
+    *,
+    query_text: str,
+    query_vector: numpy.ndarray,
+    tiers: Sequence[str],
+    k: int = 5,
+    mode: SearchMode = SearchMode.HYBRID,
+    candidates: int = 40,
+    per_document: int = 2,
+) -> list[SearchHit]:
+    """The k best chunks the caller's tiers may read, at most `per_document` from one source."""
+    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document)
+    with conn.transaction():
+        _set_scan_options(conn, candidates)
+        rows = conn.execute(_SEARCH_SQL, params).fetchall()
+    return [SearchHit(*row) for row in rows]
+
+
+@translate_disconnects
+def explain_search(
+    conn: psycopg.Connection,
+    *,
+    query_text: str,
+    query_vector: numpy.ndarray,
+    tiers: Sequence[str],
+    k: int = 5,
+    mode: SearchMode = SearchMode.HYBRID,
+    candidates: int = 40,
+    per_document: int = 2,
+    analyze: bool = False,
+) -> str:
+    """The plan Postgres uses for exactly this search (tests check the dense leg uses HNSW)."""
+    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document)
+    explain = "EXPLAIN (ANALYZE, BUFFERS) " if analyze else "EXPLAIN "
+    with conn.transaction():
+        _set_scan_options(conn, candidates)
+        rows = conn.execute(explain + _SEARCH_SQL, params).fetchall()
+    return "\n".join(row[0] for row in rows)
+
+
+def fulltext_query(text: str) -> str:
+    """Words joined with `or` for websearch_to_tsquery.
+
+    websearch_to_tsquery ANDs bare words, so a three-sentence patient message would match nothing;
+    OR-ing the words lets ts_rank_cd rank chunks by how much of the message they cover. Only word
+    characters are kept, so quotes and '-' from the client cannot turn into phrase/negation syntax.
+    """
+    return " or ".join(re.findall(r"\w+", text)[:MAX_QUERY_WORDS])
+
+
+def _set_scan_options(conn: psycopg.Connection, candidates: int) -> None:
+    # set_config(..., is_local => true) is SET LOCAL with bind parameters; it ends with the transaction.
+    ef_search = min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, candidates))
+    conn.execute(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', %s, true)",
+        (str(ef_search),),
+    )
+
+
+def _parameters(
+    query_text: str,
+    query_vector: numpy.ndarray,
+    tiers: Sequence[str],
+    k: int,
+    mode: SearchMode,
+    candidates: int,
+    per_document: int,
+) -> dict[str, object]:
+    if not tiers:
+        raise InvalidRequestError("search needs at least one tier")
+    tier_labels = sorted({Tier.parse(tier).label for tier in tiers})
+    if k < 1 or per_document < 1 or candidates < k:
+        raise InvalidRequestError(
+            f"need k >= 1, per_document >= 1, candidates >= k (got {k}, {per_document}, {candidates})"
+        )
+    vector = numpy.asarray(query_vector, dtype=numpy.float32)
+    if vector.ndim != 1 or not numpy.isfinite(vector).all():
+        raise InvalidRequestError(f"the query vector must be one finite 1-D vector (got shape {vector.shape})")
+    return {
+        "vector": vector_literal(vector),
+        "tiers": tier_labels,
+        "fulltext_query": fulltext_query(query_text),
+        "dense_limit": 0 if mode is SearchMode.FULLTEXT else candidates,
+        "fulltext_limit": 0 if mode is SearchMode.DENSE else candidates,
+        "rrf_k": RRF_K,
+        "mode": mode.value,
+        "per_document": per_document,
+        "k": k,
+    }

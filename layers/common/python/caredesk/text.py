@@ -1,0 +1,39 @@
+"""Small text helpers shared by the composer and the reviewer: content words for lexical overlap."""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have
+    having he her here hers herself him himself his how i if in into is it its itself just me more most my
+    myself no nor not now of off on once only or other our ours ourselves out over own same she should so
+    some such than that the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves also may might must shall please tell know want need get us let""".split()
+)
+
+
+def _stem(word: str) -> str:
+    # A light, deterministic suffix strip: enough to match "cancel/cancels/cancelled/cancelling".
+    for suffix in ("ations", "ation", "ings", "ing", "lled", "led", "ed", "ies", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            if suffix in ("lled",):
+                word += "l"
+            elif suffix == "ies":
+                word += "y"
+            break
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased, stemmed tokens without stop words; numbers are kept (they carry facts)."""
+    return {_stem(t) for t in (m.group(0).lower() for m in _TOKEN.finditer(text)) if t not in STOPWORDS}
+
+
+def numbers_in(text: str) -> set[str]:
+    """Every number in the text, digits only (so "1,500" and "1500" compare equal)."""
+    return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}

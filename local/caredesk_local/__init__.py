@@ -1,0 +1,1 @@
+"""Dev-only embedded stack and the caredesk CLI (never deployed)."""

@@ -1,0 +1,231 @@
+"""Runs the real Lambda handlers in-process behind moto's Lambda service.
+
+Without Docker moto cannot run Lambda code. Every invocation path (Invoke, Task states, S3
+notifications) goes through `moto.awslambda.models.LambdaFunction._invoke_lambda`, the one seam
+(no supported hook: getmoto/moto#9916); `check_seams()` fails loudly if a moto upgrade moves it.
+
+What is emulated, and how it differs from AWS:
+- one "container" per function: its handler module is imported once (module-scope clients and the
+  model load once), and invocations are serialised like one warm container;
+- the function's Timeout is enforced by waiting for the handler thread; a timed-out handler thread
+  cannot be killed in-process and is left to finish in the background;
+- S3 -> Lambda is asynchronous in AWS; here it runs inside the PUT request (so `caredesk ingest`
+  sees the outcome when the upload returns), with the template's retry count and then the
+  dead-letter queue, as AWS does, but without AWS's back-off delays;
+- S3 notifications from moto lack `sequencer` and `versionId`; they are added here from the
+  stored key, with a sequencer that increases across restarts (time-based).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import itertools
+import json
+import sys
+import threading
+import time
+import traceback
+import types
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+SEAMS = (
+    ("moto.awslambda.models", "LambdaFunction._invoke_lambda", ("self", "event")),
+    ("moto.s3.notifications", "_invoke_awslambda", ("account_id", "event_body", "fn_arn", "region_name")),
+    ("moto.s3.notifications", "_get_s3_event", ("event_name", "bucket", "key", "notification_id")),
+)
+
+
+class SeamMovedError(RuntimeError):
+    """moto no longer has the function this runtime patches: pin moto or update lambda_runtime.py."""
+
+
+def check_seams() -> None:
+    for module_name, qualified, expected in SEAMS:
+        module = importlib.import_module(module_name)
+        target: Any = module
+        try:
+            for part in qualified.split("."):
+                target = getattr(target, part)
+        except AttributeError:
+            raise SeamMovedError(
+                f"moto seam {module_name}.{qualified} is gone: the in-process Lambda runtime cannot run "
+                "handlers with this moto version (pinned in requirements-dev.txt)"
+            ) from None
+        params = tuple(inspect.signature(target).parameters)[: len(expected)]
+        if params != expected:
+            raise SeamMovedError(f"moto seam {module_name}.{qualified} changed its signature: {params} != {expected}")
+
+
+@dataclass
+class LambdaContext:
+    function_name: str
+    memory_limit_in_mb: int
+    invoked_function_arn: str
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    function_version: str = "$LATEST"
+    log_group_name: str = ""
+    log_stream_name: str = ""
+    deadline_ms: int = 0
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, self.deadline_ms - int(time.time() * 1000))
+
+
+@dataclass
+class LocalFunction:
+    """One function of the template, as the runtime runs it."""
+
+    name: str
+    arn: str
+    code_dir: Path
+    handler: str
+    timeout_s: int
+    memory_mb: int
+    max_retries: int = 2
+    dead_letter_queue_arn: str | None = None
+    _module: types.ModuleType | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def load(self) -> Callable[[Any, Any], Any]:
+        module_file, function_name = self.handler.rsplit(".", 1)
+        if self._module is None:
+            path = self.code_dir / f"{module_file.replace('.', '/')}.py"
+            # A unique module name per function: functions/ingest/app.py and functions/review/app.py
+            # must not shadow each other.
+            unique = f"caredesk_fn_{self.name.replace('-', '_')}_{module_file}"
+            spec = importlib.util.spec_from_file_location(unique, path)
+            if spec is None or spec.loader is None:
+                raise FileNotFoundError(f"handler module {path} not found")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[unique] = module
+            spec.loader.exec_module(module)
+            self._module = module
+        return getattr(self._module, function_name)
+
+
+class InProcessLambdaRuntime:
+    """Registry of local functions plus the patches that route moto's invocations to them."""
+
+    def __init__(self) -> None:
+        self._functions: dict[str, LocalFunction] = {}
+        self._originals: dict[str, Any] = {}
+        self._sequence = itertools.count()
+        self.invocations: list[tuple[str, bool]] = []
+        self.fault_hooks: dict[str, Callable[[dict], None]] = {}
+
+    def register(self, function: LocalFunction) -> None:
+        self._functions[function.name] = function
+
+    def function(self, name: str) -> LocalFunction:
+        return self._functions[name]
+
+    # -- invocation --------------------------------------------------------------------------
+    def invoke(self, name: str, event: Any) -> tuple[str, bool, str]:
+        """Runs the handler; returns (payload JSON, errored, log tail) like moto's seam."""
+        function = self._functions.get(name)
+        if function is None:
+            payload = {"errorType": "ResourceNotFoundException", "errorMessage": f"no local handler for {name}"}
+            return json.dumps(payload), True, ""
+        if isinstance(event, str | bytes):
+            event = json.loads(event or "{}")
+        outcome: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                hook = self.fault_hooks.get(name)
+                if hook is not None:
+                    hook(event)
+                context = LambdaContext(
+                    function_name=function.name,
+                    memory_limit_in_mb=function.memory_mb,
+                    invoked_function_arn=function.arn,
+                    deadline_ms=int(time.time() * 1000) + function.timeout_s * 1000,
+                )
+                outcome["result"] = function.load()(event, context)
+            except Exception as exc:  # noqa: BLE001 - reported to the caller as Lambda reports it
+                outcome["error"] = {
+                    "errorType": type(exc).__name__,
+                    "errorMessage": str(exc),
+                    "stackTrace": traceback.format_tb(exc.__traceback__)[-3:],
+                }
+
+        with function._lock:
+            worker = threading.Thread(target=run, name=f"lambda-{name}", daemon=True)
+            worker.start()
+            worker.join(function.timeout_s)
+        if worker.is_alive():
+            outcome["error"] = {
+                "errorType": "Sandbox.Timedout",
+                "errorMessage": f"Task timed out after {function.timeout_s:.2f} seconds",
+            }
+        errored = "error" in outcome
+        self.invocations.append((name, errored))
+        payload = outcome["error"] if errored else outcome.get("result")
+        return json.dumps(payload, default=str), errored, ""
+
+    def invoke_async(self, name: str, event: dict) -> None:
+        """S3-style asynchronous invocation: retries, then the dead-letter queue."""
+        function = self._functions.get(name)
+        if function is None:
+            return
+        for _attempt in range(1 + function.max_retries):
+            _, errored, _ = self.invoke(name, event)
+            if not errored:
+                return
+        if function.dead_letter_queue_arn:
+            queue_name = function.dead_letter_queue_arn.rsplit(":", 1)[-1]
+            sqs = boto3.client("sqs")
+            sqs.send_message(QueueUrl=sqs.get_queue_url(QueueName=queue_name)["QueueUrl"], MessageBody=json.dumps(event))
+
+    def next_sequencer(self) -> str:
+        # Increases across restarts (the index in Postgres outlives the emulated bucket).
+        return f"{time.time_ns():020X}{next(self._sequence) % 65536:04X}"
+
+    # -- patching moto -----------------------------------------------------------------------
+    def install(self) -> None:
+        check_seams()
+        import moto.awslambda.models as lambda_models
+        import moto.s3.notifications as s3_notifications
+
+        runtime = self
+        self._originals["invoke_lambda"] = lambda_models.LambdaFunction._invoke_lambda
+        self._originals["s3_invoke"] = s3_notifications._invoke_awslambda
+        self._originals["s3_event"] = s3_notifications._get_s3_event
+
+        def _invoke_lambda(function_self: Any, event: Any = None) -> tuple[str, bool, str]:
+            return runtime.invoke(function_self.function_name, event)
+
+        def _invoke_awslambda(account_id: str, event_body: Any, fn_arn: str, region_name: str) -> None:
+            runtime.invoke_async(fn_arn.rsplit(":", 1)[-1], event_body)
+
+        original_event = self._originals["s3_event"]
+
+        def _get_s3_event(event_name: str, bucket: Any, key: Any, notification_id: str) -> dict:
+            body = original_event(event_name, bucket, key, notification_id)
+            for record in body["Records"]:
+                record["s3"]["object"]["sequencer"] = runtime.next_sequencer()
+                version = getattr(key, "version_id", None)
+                if version and version != "null":
+                    record["s3"]["object"]["versionId"] = version
+            return body
+
+        lambda_models.LambdaFunction._invoke_lambda = _invoke_lambda
+        s3_notifications._invoke_awslambda = _invoke_awslambda
+        s3_notifications._get_s3_event = _get_s3_event
+
+    def uninstall(self) -> None:
+        if not self._originals:
+            return
+        import moto.awslambda.models as lambda_models
+        import moto.s3.notifications as s3_notifications
+
+        lambda_models.LambdaFunction._invoke_lambda = self._originals.pop("invoke_lambda")
+        s3_notifications._invoke_awslambda = self._originals.pop("s3_invoke")
+        s3_notifications._get_s3_event = self._originals.pop("s3_event")

@@ -1,0 +1,347 @@
+"""The embedded stack: Postgres + pgvector, moto (with its real ASL interpreter) and the handlers.
+
+Everything AWS is created by reading template.yaml (`StackTemplate`); a resource type the local
+runtime does not emulate is reported in `EmbeddedStack.report`, never silently skipped.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import socket
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+from caredesk.store.db import connect
+from caredesk.store.migrations import apply_migrations
+from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
+from caredesk_local.postgres import EmbeddedPostgres
+from caredesk_local.template import ACCOUNT_ID, REGION, StackTemplate
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LOCAL_LAMBDA_ROLE = "caredesk-local-lambda"
+LOG = logging.getLogger("caredesk.local")
+logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
+# How each template type is emulated; anything else is reported as not emulated.
+EMULATED = {
+    "AWS::S3::Bucket": "moto S3 (with the functions' S3 event notifications)",
+    "AWS::DynamoDB::Table": "moto DynamoDB (keys, GSIs, TTL)",
+    "AWS::SNS::Topic": "moto SNS",
+    "AWS::SQS::Queue": "moto SQS",
+    "AWS::Serverless::Function": "moto Lambda, handler run in-process",
+    "AWS::Serverless::LayerVersion": "the layer's package is installed in the virtualenv",
+    "AWS::Serverless::StateMachine": "moto Step Functions with its ASL interpreter",
+    "AWS::Serverless::Api": "the local HTTP API (caredesk_local.api) with the same mapping",
+    "AWS::Logs::LogGroup": "moto CloudWatch Logs",
+    "AWS::IAM::Role": "moto IAM (policies are not enforced locally)",
+}
+
+
+class StackError(Exception):
+    """The embedded stack could not start; the message says why and what to do."""
+
+
+@dataclass
+class StackConfig:
+    root: Path = REPO_ROOT
+    data_dir: Path = REPO_ROOT / ".cache" / "pgdata"
+    pg_port: int = 15432
+    moto_port: int = 15050
+    model_dir: Path = REPO_ROOT / ".cache" / "model"
+    parameters: dict[str, str] = field(default_factory=lambda: {"DatabaseSecretArn": "local-dsn-in-environment"})
+
+
+@dataclass
+class EmbeddedStack:
+    config: StackConfig
+    template: StackTemplate | None = None
+    postgres: EmbeddedPostgres | None = None
+    runtime: InProcessLambdaRuntime = field(default_factory=InProcessLambdaRuntime)
+    report: dict[str, str] = field(default_factory=dict)
+    _moto: Any = None
+    _saved_env: dict[str, str | None] = field(default_factory=dict)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> EmbeddedStack:
+        try:
+            self.template = StackTemplate.read(self.config.root, parameters=self.config.parameters)
+            self._start_postgres()
+            self._start_moto()
+            self._set_environment()
+            self.runtime.install()
+            self._create_resources()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        self.runtime.uninstall()
+        if self._moto is not None:
+            self._moto.stop()
+            self._moto = None
+        if self.postgres is not None:
+            self.postgres.stop()
+            self.postgres = None
+        for key, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        self._saved_env.clear()
+
+    def __enter__(self) -> EmbeddedStack:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- names the rest of the tooling needs -----------------------------------------------
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.config.moto_port}"
+
+    @property
+    def dsn(self) -> str:
+        assert self.postgres is not None
+        return self.postgres.dsn
+
+    def name(self, logical_id: str) -> str:
+        assert self.template is not None
+        return self.template.names[logical_id]
+
+    def arn(self, logical_id: str) -> str:
+        assert self.template is not None
+        return self.template.ref(logical_id)
+
+    def client(self, service: str) -> Any:
+        return boto3.client(service, endpoint_url=self.endpoint, region_name=REGION,
+                            aws_access_key_id="local", aws_secret_access_key="local")
+
+    def describe(self) -> dict[str, Any]:
+        """What `caredesk up` writes to .cache/stack.json for the other commands."""
+        return {
+            "endpoint": self.endpoint,
+            "dsn": self.dsn,
+            "region": REGION,
+            "bucket": self.name("DocumentsBucket"),
+            "audit_table": self.name("AuditTable"),
+            "sessions_table": self.name("SessionsTable"),
+            "state_machine_arn": self.arn("QueryStateMachine"),
+            "handover_topic_arn": self.arn("HandoverTopic"),
+            "dead_letter_queue": self.name("IngestDeadLetterQueue"),
+            "model_dir": str(self.config.model_dir),
+            "report": self.report,
+        }
+
+    # -- steps -------------------------------------------------------------------------------
+    def _start_postgres(self) -> None:
+        self.postgres = EmbeddedPostgres(self.config.data_dir, self.config.pg_port)
+        self.postgres.start()
+        with connect(self.postgres.dsn) as conn:
+            applied = apply_migrations(conn, self.config.root / "sql")
+            conn.commit()
+        LOG.info("postgres ready on port %s; migrations applied: %s", self.config.pg_port, applied or "none pending")
+
+    def _start_moto(self) -> None:
+        from moto.core.config import default_user_config
+        from moto.server import ThreadedMotoServer
+
+        if not _port_free(self.config.moto_port):
+            raise StackError(
+                f"port {self.config.moto_port} is in use: another CareDesk stack (or something else) is "
+                "running; stop it, or set CAREDESK_MOTO_PORT"
+            )
+        default_user_config["stepfunctions"]["execute_state_machine"] = True
+        # Keep moto's Docker-backed Lambda backend: its invocations reach the patched seam before
+        # any Docker call ("use_docker": False would route them to a canned-response backend).
+        default_user_config["lambda"]["use_docker"] = True
+        self._moto = ThreadedMotoServer(ip_address="127.0.0.1", port=self.config.moto_port, verbose=False)
+        self._moto.start()
+
+    def _set_environment(self) -> None:
+        assert self.template is not None
+        env = {
+            # moto's ASL interpreter calls back to localhost:$MOTO_PORT.
+            "MOTO_PORT": str(self.config.moto_port),
+            "AWS_ENDPOINT_URL": self.endpoint,
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_REGION": REGION,
+            "AWS_ACCESS_KEY_ID": "local",
+            "AWS_SECRET_ACCESS_KEY": "local",
+            "CAREDESK_DB_DSN": self.dsn,
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+        }
+        # One process hosts every function, so their environments must agree; they do when all
+        # variables come from Globals, and a conflict is an error rather than a silent pick.
+        merged: dict[str, str] = {}
+        for function in self.template.resources("AWS::Serverless::Function"):
+            for key, value in self.template.function_environment(function.logical_id).items():
+                if key in merged and merged[key] != value:
+                    raise StackError(f"environment variable {key} differs between functions; not emulable in one process")
+                merged[key] = value
+        merged.pop("CAREDESK_DB_SECRET_ARN", None)  # the local DSN is given directly
+        merged["CAREDESK_MODEL_DIR"] = str(self.config.model_dir)
+        merged.update(env)
+        for key, value in merged.items():
+            self._saved_env.setdefault(key, os.environ.get(key))
+            os.environ[key] = value
+
+    def _create_resources(self) -> None:
+        assert self.template is not None
+        template = self.template
+        iam = self.client("iam")
+        iam.create_role(
+            RoleName=LOCAL_LAMBDA_ROLE,
+            AssumeRolePolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": []}),
+        )
+        role_arn = f"arn:aws:iam::{ACCOUNT_ID}:role/{LOCAL_LAMBDA_ROLE}"
+        order = [
+            "AWS::IAM::Role", "AWS::Logs::LogGroup", "AWS::DynamoDB::Table", "AWS::SNS::Topic", "AWS::SQS::Queue",
+            "AWS::Serverless::LayerVersion", "AWS::Serverless::Function", "AWS::S3::Bucket",
+            "AWS::Serverless::StateMachine", "AWS::Serverless::Api",
+        ]
+        resources = template.resources()
+        for resource in resources:
+            if resource.type not in EMULATED:
+                self.report[resource.logical_id] = f"NOT EMULATED locally: {resource.type}"
+        for type_ in order:
+            for resource in [r for r in resources if r.type == type_]:
+                creator = getattr(self, "_create_" + type_.split("::")[-1].lower())
+                creator(resource, role_arn)
+                self.report[resource.logical_id] = EMULATED[type_]
+
+    def _create_role(self, resource: Any, role_arn: str) -> None:
+        properties = self.template.resolve(resource.properties)
+        self.client("iam").create_role(
+            RoleName=self.name(resource.logical_id),
+            AssumeRolePolicyDocument=json.dumps(properties["AssumeRolePolicyDocument"]),
+        )
+
+    def _create_loggroup(self, resource: Any, role_arn: str) -> None:
+        self.client("logs").create_log_group(logGroupName=self.name(resource.logical_id))
+
+    def _create_table(self, resource: Any, role_arn: str) -> None:
+        properties = self.template.resolve(resource.properties)
+        dynamodb = self.client("dynamodb")
+        request: dict[str, Any] = {
+            "TableName": self.name(resource.logical_id),
+            "AttributeDefinitions": properties["AttributeDefinitions"],
+            "KeySchema": properties["KeySchema"],
+            "BillingMode": properties.get("BillingMode", "PAY_PER_REQUEST"),
+        }
+        if properties.get("GlobalSecondaryIndexes"):
+            request["GlobalSecondaryIndexes"] = properties["GlobalSecondaryIndexes"]
+        dynamodb.create_table(**request)
+        ttl = properties.get("TimeToLiveSpecification")
+        if ttl:
+            dynamodb.update_time_to_live(TableName=request["TableName"], TimeToLiveSpecification=ttl)
+
+    def _create_topic(self, resource: Any, role_arn: str) -> None:
+        self.client("sns").create_topic(Name=self.name(resource.logical_id))
+
+    def _create_queue(self, resource: Any, role_arn: str) -> None:
+        self.client("sqs").create_queue(QueueName=self.name(resource.logical_id))
+
+    def _create_layerversion(self, resource: Any, role_arn: str) -> None:
+        # Layers' packages are installed in the virtualenv (make setup); nothing to create.
+        return None
+
+    def _create_function(self, resource: Any, role_arn: str) -> None:
+        template = self.template
+        logical_id = resource.logical_id
+        name = self.name(logical_id)
+        code_dir = self.config.root / template.function_property(logical_id, "CodeUri")
+        handler = template.function_property(logical_id, "Handler")
+        timeout = int(template.function_property(logical_id, "Timeout") or 3)
+        memory = int(template.function_property(logical_id, "MemorySize") or 128)
+        self.client("lambda").create_function(
+            FunctionName=name,
+            Runtime=template.function_property(logical_id, "Runtime"),
+            Role=role_arn,
+            Handler=handler,
+            Code={"ZipFile": _placeholder_zip()},
+            Timeout=timeout,
+            MemorySize=memory,
+            Environment={"Variables": template.function_environment(logical_id)},
+        )
+        properties = resource.properties
+        dead_letter = properties.get("DeadLetterQueue", {})
+        retries = properties.get("EventInvokeConfig", {}).get("MaximumRetryAttempts", 2)
+        self.runtime.register(
+            LocalFunction(
+                name=name,
+                arn=template.get_att(logical_id, "Arn"),
+                code_dir=code_dir,
+                handler=handler,
+                timeout_s=timeout,
+                memory_mb=memory,
+                max_retries=int(retries),
+                dead_letter_queue_arn=template.resolve(dead_letter.get("TargetArn")) if dead_letter else None,
+            )
+        )
+
+    def _create_bucket(self, resource: Any, role_arn: str) -> None:
+        template = self.template
+        bucket = self.name(resource.logical_id)
+        s3 = self.client("s3")
+        s3.create_bucket(Bucket=bucket)
+        if resource.properties.get("VersioningConfiguration", {}).get("Status") == "Enabled":
+            s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+        configurations = []
+        for function in template.resources("AWS::Serverless::Function"):
+            for event_name, event in (function.properties.get("Events") or {}).items():
+                spec = event.get("Properties", {})
+                if event.get("Type") != "S3" or spec.get("Bucket") != {"Ref": resource.logical_id}:
+                    continue
+                events = spec["Events"] if isinstance(spec["Events"], list) else [spec["Events"]]
+                configuration: dict[str, Any] = {
+                    "Id": f"{function.logical_id}{event_name}",
+                    "LambdaFunctionArn": template.get_att(function.logical_id, "Arn"),
+                    "Events": events,
+                }
+                if spec.get("Filter"):
+                    configuration["Filter"] = {"Key": {"FilterRules": spec["Filter"]["S3Key"]["Rules"]}}
+                configurations.append(configuration)
+        if configurations:
+            s3.put_bucket_notification_configuration(
+                Bucket=bucket, NotificationConfiguration={"LambdaFunctionConfigurations": configurations}
+            )
+
+    def _create_statemachine(self, resource: Any, role_arn: str) -> None:
+        self.client("stepfunctions").create_state_machine(
+            name=self.name(resource.logical_id),
+            definition=self.template.state_machine_definition(resource.logical_id),
+            roleArn=role_arn,
+            type=resource.properties.get("Type", "STANDARD"),
+        )
+
+    def _create_api(self, resource: Any, role_arn: str) -> None:
+        # Served by caredesk_local.api from the same DefinitionBody; nothing to create in moto.
+        return None
+
+
+def _placeholder_zip() -> bytes:
+    # moto stores a code package; the real code runs in-process from CodeUri.
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("README.txt", "CareDesk local: handlers run in-process from the repository.\n")
+    return buffer.getvalue()
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True

@@ -1,0 +1,209 @@
+"""Reads template.yaml and resolves what the embedded stack needs from it.
+
+The local stack creates its resources from this reading, never from a second hand-written list.
+Intrinsics are resolved against local physical names (what CloudFormation would have generated).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ACCOUNT_ID = "123456789012"
+REGION = "us-east-1"
+PARTITION = "aws"
+
+
+class TemplateError(Exception):
+    """The template uses something the local reader cannot resolve."""
+
+
+class _CfnLoader(yaml.SafeLoader):
+    """YAML loader that understands CloudFormation's short-form tags (!Ref, !Sub, ...)."""
+
+
+def _construct_tag(loader: yaml.SafeLoader, tag_suffix: str, node: yaml.Node) -> dict[str, Any]:
+    name = "Ref" if tag_suffix == "Ref" else f"Fn::{tag_suffix}"
+    if isinstance(node, yaml.ScalarNode):
+        value: Any = loader.construct_scalar(node)
+        if tag_suffix == "GetAtt":
+            value = value.split(".", 1)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)
+    return {name: value}
+
+
+_CfnLoader.add_multi_constructor("!", _construct_tag)
+
+
+def load_template(path: Path) -> dict[str, Any]:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_CfnLoader)  # noqa: S506 (SafeLoader subclass)
+
+
+@dataclass
+class Resource:
+    logical_id: str
+    type: str
+    properties: dict[str, Any]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StackTemplate:
+    """The template with its parameters and the local physical name of every resource."""
+
+    root: Path
+    body: dict[str, Any]
+    parameters: dict[str, str]
+    names: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, root: Path, *, parameters: dict[str, str] | None = None, prefix: str = "caredesk") -> StackTemplate:
+        body = load_template(root / "template.yaml")
+        values = {name: str(spec.get("Default", "")) for name, spec in body.get("Parameters", {}).items()}
+        values.update(parameters or {})
+        missing = [name for name, value in values.items() if value == ""]
+        if missing:
+            raise TemplateError(f"template parameters without a value: {', '.join(missing)}")
+        template = cls(root=root, body=body, parameters=values)
+        for logical_id in body["Resources"]:
+            template.names[logical_id] = f"{prefix}-{logical_id}"
+        # Resources whose template sets a name keep that name.
+        for resource in template.resources():
+            explicit = _explicit_name(resource)
+            if explicit is not None:
+                template.names[resource.logical_id] = template.resolve(explicit)
+        return template
+
+    def resources(self, type_: str | None = None) -> list[Resource]:
+        out = []
+        for logical_id, spec in self.body["Resources"].items():
+            if type_ is None or spec["Type"] == type_:
+                out.append(Resource(logical_id, spec["Type"], spec.get("Properties", {}) or {}, spec.get("Metadata", {}) or {}))
+        return out
+
+    def resource(self, logical_id: str) -> Resource:
+        spec = self.body["Resources"][logical_id]
+        return Resource(logical_id, spec["Type"], spec.get("Properties", {}) or {}, spec.get("Metadata", {}) or {})
+
+    @property
+    def globals(self) -> dict[str, Any]:
+        return self.body.get("Globals", {})
+
+    # -- intrinsic functions ---------------------------------------------------------------
+    def resolve(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self.resolve(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        if len(value) == 1:
+            (key, arg), = value.items()
+            if key == "Ref":
+                return self.ref(arg)
+            if key == "Fn::GetAtt":
+                logical_id, attribute = arg if isinstance(arg, list) else arg.split(".", 1)
+                return self.get_att(logical_id, attribute)
+            if key == "Fn::Sub":
+                return self._sub(arg)
+            if key == "Fn::Join":
+                delimiter, items = arg
+                return delimiter.join(str(self.resolve(i)) for i in items)
+            if key.startswith("Fn::"):
+                raise TemplateError(f"intrinsic {key} is not supported by the local reader")
+        return {k: self.resolve(v) for k, v in value.items()}
+
+    def ref(self, name: str) -> str:
+        pseudo = {"AWS::AccountId": ACCOUNT_ID, "AWS::Region": REGION, "AWS::Partition": PARTITION,
+                  "AWS::StackName": "caredesk", "AWS::URLSuffix": "amazonaws.com"}
+        if name in pseudo:
+            return pseudo[name]
+        if name in self.parameters:
+            return self.parameters[name]
+        resource = self.resource(name)
+        physical = self.names[name]
+        arn_types = {
+            "AWS::SNS::Topic": f"arn:{PARTITION}:sns:{REGION}:{ACCOUNT_ID}:{physical}",
+            "AWS::Serverless::StateMachine": f"arn:{PARTITION}:states:{REGION}:{ACCOUNT_ID}:stateMachine:{physical}",
+            "AWS::Serverless::LayerVersion": f"arn:{PARTITION}:lambda:{REGION}:{ACCOUNT_ID}:layer:{physical}:1",
+            "AWS::SQS::Queue": f"http://localhost/{ACCOUNT_ID}/{physical}",
+        }
+        return arn_types.get(resource.type, physical)
+
+    def get_att(self, logical_id: str, attribute: str) -> str:
+        resource = self.resource(logical_id)
+        physical = self.names[logical_id]
+        arns = {
+            ("AWS::Serverless::Function", "Arn"): f"arn:{PARTITION}:lambda:{REGION}:{ACCOUNT_ID}:function:{physical}",
+            ("AWS::SQS::Queue", "Arn"): f"arn:{PARTITION}:sqs:{REGION}:{ACCOUNT_ID}:{physical}",
+            ("AWS::SNS::Topic", "TopicName"): physical,
+            ("AWS::SNS::Topic", "TopicArn"): self.ref(logical_id),
+            ("AWS::DynamoDB::Table", "Arn"): f"arn:{PARTITION}:dynamodb:{REGION}:{ACCOUNT_ID}:table/{physical}",
+            ("AWS::S3::Bucket", "Arn"): f"arn:{PARTITION}:s3:::{physical}",
+            ("AWS::IAM::Role", "Arn"): f"arn:{PARTITION}:iam::{ACCOUNT_ID}:role/{physical}",
+            ("AWS::Logs::LogGroup", "Arn"): f"arn:{PARTITION}:logs:{REGION}:{ACCOUNT_ID}:log-group:{physical}:*",
+            ("AWS::Serverless::StateMachine", "Name"): physical,
+        }
+        try:
+            return arns[(resource.type, attribute)]
+        except KeyError:
+            raise TemplateError(f"!GetAtt {logical_id}.{attribute} ({resource.type}) is not supported locally") from None
+
+    def _sub(self, arg: Any) -> str:
+        text, variables = (arg, {}) if isinstance(arg, str) else (arg[0], arg[1])
+        resolved_vars = {k: str(self.resolve(v)) for k, v in variables.items()}
+
+        def replace(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name.startswith("!"):
+                return "${" + name[1:] + "}"
+            if name in resolved_vars:
+                return resolved_vars[name]
+            if "." in name:
+                logical_id, attribute = name.split(".", 1)
+                return self.get_att(logical_id, attribute)
+            return str(self.ref(name))
+
+        return re.sub(r"\$\{([^}]+)\}", replace, text)
+
+    # -- what the local stack needs ---------------------------------------------------------
+    def function_environment(self, logical_id: str) -> dict[str, str]:
+        """Globals' variables overlaid with the function's own, resolved."""
+        merged = dict(self.globals.get("Function", {}).get("Environment", {}).get("Variables", {}))
+        own = self.resource(logical_id).properties.get("Environment", {}).get("Variables", {})
+        merged.update(own)
+        return {k: str(self.resolve(v)) for k, v in merged.items()}
+
+    def function_property(self, logical_id: str, name: str) -> Any:
+        own = self.resource(logical_id).properties
+        if name in own:
+            return self.resolve(own[name])
+        return self.resolve(self.globals.get("Function", {}).get(name))
+
+    def state_machine_definition(self, logical_id: str) -> str:
+        """The ASL text with every ${Name} substitution resolved; an undefined one is an error."""
+        properties = self.resource(logical_id).properties
+        text = (self.root / properties["DefinitionUri"]).read_text(encoding="utf-8")
+        substitutions = {k: str(self.resolve(v)) for k, v in properties.get("DefinitionSubstitutions", {}).items()}
+        undefined = sorted(set(re.findall(r"\$\{([^}]+)\}", text)) - set(substitutions))
+        if undefined:
+            raise TemplateError(f"{logical_id}: ASL substitutions not defined in the template: {', '.join(undefined)}")
+        return re.sub(r"\$\{([^}]+)\}", lambda m: substitutions[m.group(1)], text)
+
+
+def _explicit_name(resource: Resource) -> Any:
+    key = {
+        "AWS::S3::Bucket": "BucketName",
+        "AWS::SNS::Topic": "TopicName",
+        "AWS::SQS::Queue": "QueueName",
+        "AWS::DynamoDB::Table": "TableName",
+        "AWS::Logs::LogGroup": "LogGroupName",
+        "AWS::Serverless::Function": "FunctionName",
+        "AWS::Serverless::StateMachine": "Name",
+    }.get(resource.type)
+    return resource.properties.get(key) if key else None

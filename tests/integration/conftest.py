@@ -1,0 +1,167 @@
+"""Integration fixtures: one embedded Postgres per test session, on its own data dir and port.
+
+The dev stack uses .cache/pgdata on 55432; tests use .cache/pgdata-test on 55433, and get a freshly
+created database each session so the schema always matches the sql/ files being tested.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy
+import psycopg
+import pytest
+from caredesk.store.db import connect
+from caredesk.store.migrations import apply_migrations
+from caredesk_local.postgres import EmbeddedPostgres
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SQL_DIR = REPO_ROOT / "sql"
+TEST_DATA_DIR = REPO_ROOT / ".cache" / "pgdata-test"
+TEST_PORT = 55433
+
+
+LOCK_ATTEMPTS = 600  # x 1 s: wait up to 10 minutes for another test session to finish
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    with exclusive_test_server():
+        server = EmbeddedPostgres(TEST_DATA_DIR, TEST_PORT, database="caredesk_test")
+        server.start()
+        server.recreate_database()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@contextmanager
+def exclusive_test_server() -> Iterator[None]:
+    """One pytest session at a time owns the test server: another would drop its database and stop it."""
+    TEST_DATA_DIR.parent.mkdir(parents=True, exist_ok=True)
+    with open(TEST_DATA_DIR.parent / "pgdata-test.lock", "w") as lock_file:
+        for _attempt in range(LOCK_ATTEMPTS):
+            try:
+                fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                time.sleep(1)
+        else:
+            pytest.fail(f"another test session held {lock_file.name} for {LOCK_ATTEMPTS} s")
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def scratch_database(postgres_server: EmbeddedPostgres) -> Callable[[str], str]:
+    """scratch_database(name) -> DSN of a freshly (re)created, empty database on the session's server."""
+
+    def create(name: str) -> str:
+        scratch = EmbeddedPostgres(TEST_DATA_DIR, TEST_PORT, database=name)
+        scratch.start()  # the server is already running: this only ensures the role and database
+        scratch.recreate_database()
+        return scratch.dsn
+
+    return create
+
+
+@pytest.fixture(scope="session")
+def postgres_dsn(postgres_server: EmbeddedPostgres) -> str:
+    with connect(postgres_server.dsn) as conn:
+        apply_migrations(conn, SQL_DIR)
+    return postgres_server.dsn
+
+
+@pytest.fixture
+def db(postgres_dsn: str) -> Iterator[psycopg.Connection]:
+    """A connection with no transaction open; documents and chunks are emptied after each test."""
+    conn = connect(postgres_dsn)
+    try:
+        yield conn
+    finally:
+        conn.rollback()
+        conn.execute("TRUNCATE documents, chunks")
+        conn.commit()
+        conn.close()
+
+
+@pytest.fixture(scope="session")
+def embedding_dim(postgres_dsn: str) -> int:
+    """The dimension of chunks.embedding as the schema declares it (no dependency on the embedder)."""
+    with connect(postgres_dsn) as conn:
+        row = conn.execute(
+            "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+class FakeEmbedder:
+    """Deterministic hashed bag-of-words vectors (unit length); counts every text it embeds.
+
+    Texts sharing words get a high cosine, so ranking tests can reason about it.
+    """
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.calls: list[list[str]] = []
+        self.fail_with: Exception | None = None
+
+    @property
+    def texts_embedded(self) -> int:
+        return sum(len(call) for call in self.calls)
+
+    def vector(self, text: str) -> numpy.ndarray:
+        vector = numpy.zeros(self.dim, dtype=numpy.float32)
+        for word in re.findall(r"[a-z0-9]+", text.lower()):
+            digest = hashlib.sha256(word.encode()).digest()
+            vector[int.from_bytes(digest[:4], "big") % self.dim] += 1.0
+        norm = numpy.linalg.norm(vector)
+        if norm == 0:
+            vector[0] = 1.0
+            return vector
+        return vector / norm
+
+    def __call__(self, texts: Sequence[str]) -> numpy.ndarray:
+        if self.fail_with is not None:
+            raise self.fail_with
+        self.calls.append(list(texts))
+        return numpy.stack([self.vector(text) for text in texts])
+
+
+@pytest.fixture
+def fake_embed(embedding_dim: int) -> FakeEmbedder:
+    return FakeEmbedder(embedding_dim)
+
+
+@pytest.fixture
+def make_chunks() -> Callable[..., list]:
+    """make_chunks(source, [(heading, body), ...]) -> list[ChunkInput] as the chunker would build them."""
+    from caredesk.store.documents import ChunkInput
+
+    def build(source: str, sections: Sequence[tuple[str, str]], title: str = "Doc") -> list[ChunkInput]:
+        chunks = []
+        for ordinal, (heading, body) in enumerate(sections):
+            text = f"{title}\n{heading}\n{body}"
+            chunks.append(
+                ChunkInput(
+                    chunk_id=f"{source}#{ordinal}",
+                    ordinal=ordinal,
+                    heading=heading,
+                    text=text,
+                    body=body,
+                    content_hash=hashlib.sha256(text.encode()).hexdigest(),
+                )
+            )
+        return chunks
+
+    return build

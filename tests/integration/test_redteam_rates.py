@@ -1,0 +1,115 @@
+"""Red-team sets: integrity, statistics, calibration failing loudly, and the goals on dev and held-out.
+
+The goals (>= 95% detection on injections and crisis, <= 2% false positives on legitimate questions)
+are asserted on both splits with the real embedder and the committed calibration.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from caredesk.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+RUNNER = REPO_ROOT / "eval" / "redteam" / "run_redteam.py"
+
+
+@pytest.fixture(scope="module")
+def redteam():
+    spec = importlib.util.spec_from_file_location("run_redteam", RUNNER)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve their module through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def records(redteam):
+    return redteam.load_all()  # also checks every split against assign_splits
+
+
+def test_sets_are_large_enough_and_ids_unique(records):
+    counts = {name: sum(r.set_name == name for r in records) for name in ("injection", "safety", "legitimate")}
+    assert counts["injection"] >= 80 and counts["safety"] >= 60 and counts["legitimate"] >= 150
+    assert len({r.id for r in records}) == len(records)
+    assert {r.family for r in records if r.set_name == "safety"} == {"crisis", "emergency", "sensitive"}
+
+
+def test_about_one_in_five_is_held_out(records):
+    share = sum(r.split == "heldout" for r in records) / len(records)
+    assert 0.18 <= share <= 0.25
+
+
+def test_tampered_split_is_refused(redteam, tmp_path):
+    rows = [json.loads(line) for line in (RUNNER.parent / "safety.jsonl").read_text().splitlines()]
+    rows[0]["split"] = "dev" if rows[0]["split"] == "heldout" else "heldout"
+    (tmp_path / "safety.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    with pytest.raises(ValueError, match="assign_splits"):
+        redteam.load_set("safety.jsonl", tmp_path)
+
+
+def test_exemplars_and_anchors_are_not_copied_from_the_sets(records):
+    set_texts = {r.text.strip().lower() for r in records}
+    for text in [t for _, t in SAFETY_EXEMPLARS] + list(BENIGN_ANCHORS):
+        assert text.strip().lower() not in set_texts
+
+
+def test_wilson_interval(redteam):
+    low, high = redteam.wilson_interval(95, 100)
+    assert low == pytest.approx(0.8882, abs=1e-3) and high == pytest.approx(0.9785, abs=1e-3)
+    assert redteam.wilson_interval(0, 10)[0] == 0.0 and redteam.wilson_interval(10, 10)[1] == 1.0
+
+
+def _probe(redteam, family, expected, score, rules_action="allow"):
+    semantic_action = "allow" if expected == "allow" else expected
+    return redteam.Probe(family, expected, rules_action, semantic_action if expected != "allow" else "handover", score)
+
+
+def test_calibration_picks_the_middle_of_the_feasible_interval(redteam):
+    probes = [_probe(redteam, "crisis", "crisis", s) for s in (0.30, 0.40, 0.50)]
+    probes += [_probe(redteam, "booking", "allow", s) for s in (-0.2, 0.0, 0.10)]
+    chosen = redteam.choose_threshold(probes)
+    low, high = chosen["feasible_interval"]
+    assert 0.10 < low <= 0.11 and high == pytest.approx(0.30)
+    assert chosen["threshold"] == pytest.approx((low + high) / 2, abs=1e-4)
+
+
+def test_calibration_fails_loudly_when_distributions_overlap(redteam):
+    probes = [_probe(redteam, "crisis", "crisis", s) for s in (0.1, 0.2, 0.3)]
+    probes += [_probe(redteam, "booking", "allow", s) for s in (0.25, 0.35, 0.4)]
+    with pytest.raises(redteam.CalibrationError, match="overlap"):
+        redteam.choose_threshold(probes)
+
+
+@pytest.fixture(scope="module")
+def outcomes(redteam, records):
+    import os
+
+    previous = os.environ.get("CAREDESK_MODEL_DIR")
+    os.environ["CAREDESK_MODEL_DIR"] = str(REPO_ROOT / ".cache" / "model")
+    try:
+        embed, _version = redteam.load_real_embedder()
+    finally:
+        if previous is None:
+            os.environ.pop("CAREDESK_MODEL_DIR")
+        else:
+            os.environ["CAREDESK_MODEL_DIR"] = previous
+    from caredesk.guard.safety import load_calibrated_threshold
+
+    return redteam.run(records, embed, load_calibrated_threshold())
+
+
+@pytest.mark.parametrize("split", ["dev", "heldout"])
+def test_goals_are_met(redteam, outcomes, split):
+    assert redteam.goal_failures(outcomes, split) == []
+
+
+def test_every_safety_detection_names_its_gate(outcomes):
+    for outcome in outcomes:
+        if outcome.record.set_name == "safety" and outcome.correct:
+            assert outcome.decision.gate in {"rules", "semantic"}
+            assert outcome.decision.rule.split(".")[0] == outcome.record.family

@@ -1,0 +1,203 @@
+"""Hybrid search: tier filter inside each leg, k rows under a selective filter, modes, diversity, HNSW."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy
+import psycopg
+import pytest
+from caredesk.store.db import connect
+from caredesk.store.documents import index_document, vector_literal
+from caredesk.store.migrations import apply_migrations
+from caredesk.store.search import RRF_K, SearchMode, explain_search, search
+
+SQL_DIR = Path(__file__).resolve().parents[2] / "sql"
+
+CANCEL_QUERY = "Hello, I booked for next week but something came up. Is there a fee if I cancel late?"
+
+
+@pytest.fixture
+def add(db: psycopg.Connection, fake_embed, make_chunks):
+    sequencers = iter(range(1, 1000))
+
+    def run(source: str, sections: list[tuple[str, str]]) -> None:
+        result = index_document(
+            db,
+            source=source,
+            tier=source.split("/")[1],
+            title="Doc",
+            version_id=None,
+            sequencer=f"{next(sequencers):04X}",
+            content_sha256=source,
+            chunks=make_chunks(source, sections),
+            embed=fake_embed,
+        )
+        assert result.outcome == "indexed"
+
+    return run
+
+
+def query(fake_embed, text: str) -> dict[str, object]:
+    return {"query_text": text, "query_vector": fake_embed.vector(text)}
+
+
+def test_a_staff_chunk_is_never_returned_to_public_even_as_the_best_match(db, add, fake_embed) -> None:
+    add("kb/staff/internal-fees.md", [("Late fee", CANCEL_QUERY)])  # identical to the query: best on both legs
+    add("kb/patient/my-visits.md", [("Late fee", "Patients pay a late cancellation fee.")])
+    add("kb/public/cancellation.md", [("Cancelling", "Cancel before the visit to avoid a fee.")])
+
+    for mode in SearchMode:
+        public = search(db, tiers=["public"], mode=mode, **query(fake_embed, CANCEL_QUERY))
+        assert {hit.tier for hit in public} == {"public"}, mode
+        patient = search(db, tiers=["public", "patient"], mode=mode, **query(fake_embed, CANCEL_QUERY))
+        assert {hit.tier for hit in patient} == {"public", "patient"}, mode
+        staff = search(db, tiers=["public", "patient", "staff"], mode=mode, **query(fake_embed, CANCEL_QUERY))
+        assert staff[0].source == "kb/staff/internal-fees.md", mode
+
+
+def test_modes_rank_by_their_own_leg_and_hybrid_fuses_by_rrf(db, add, fake_embed) -> None:
+    add("kb/public/cancellation.md", [("Cancelling", "A late cancel costs a fee of 200 INR.")])
+    add("kb/public/refills.md", [("Refills", "Booked refills are ready next week.")])
+    add("kb/public/parking.md", [("Parking", "Visitors park in the basement.")])
+    words = query(fake_embed, CANCEL_QUERY)
+
+    dense = search(db, tiers=["public"], mode=SearchMode.DENSE, **words)
+    assert [hit.dense_rank for hit in dense] == list(range(1, len(dense) + 1))
+    assert all(hit.fulltext_rank is None and hit.score == pytest.approx(hit.similarity) for hit in dense)
+
+    fulltext = search(db, tiers=["public"], mode=SearchMode.FULLTEXT, **words)
+    assert {hit.source for hit in fulltext} == {"kb/public/cancellation.md", "kb/public/refills.md"}
+    assert fulltext[0].source == "kb/public/cancellation.md"  # covers more of the message
+    assert all(hit.dense_rank is None for hit in fulltext)
+    assert [hit.score for hit in fulltext] == sorted((hit.score for hit in fulltext), reverse=True)
+
+    hybrid = search(db, tiers=["public"], mode=SearchMode.HYBRID, **words)
+    for hit in hybrid:
+        expected = sum(1 / (RRF_K + rank) for rank in (hit.dense_rank, hit.fulltext_rank) if rank is not None)
+        assert hit.score == pytest.approx(expected)
+    assert hybrid[0].source == "kb/public/cancellation.md"
+
+    for hit in hybrid:  # similarity is the true cosine whatever the mode
+        stored = fake_embed.vector(hit.text)
+        assert hit.similarity == pytest.approx(float(stored @ words["query_vector"]), abs=1e-5)
+
+
+def test_a_long_message_still_reaches_the_full_text_leg(db, add, fake_embed) -> None:
+    add("kb/public/cancellation.md", [("Cancelling", "The late cancellation fee is 200 INR.")])
+    hits = search(db, tiers=["public"], mode=SearchMode.FULLTEXT, **query(fake_embed, CANCEL_QUERY))
+    assert [hit.source for hit in hits] == ["kb/public/cancellation.md"]
+    # Client punctuation is never query syntax: quotes, '-' and 'or' are just words here.
+    assert search(db, tiers=["public"], mode=SearchMode.FULLTEXT, **query(fake_embed, '"-fee" or OR -- !(')) != []
+
+
+def test_one_document_contributes_at_most_per_document_chunks(db, add, fake_embed) -> None:
+    add("kb/public/fees.md", [(f"Fee {n}", f"cancellation fee rule {n}") for n in range(6)])
+    add("kb/public/other.md", [("Other", "a different cancellation fee page")])
+    words = query(fake_embed, "cancellation fee")
+
+    diverse = search(db, tiers=["public"], k=5, per_document=2, **words)
+    assert Counter(hit.source for hit in diverse) == {"kb/public/fees.md": 2, "kb/public/other.md": 1}
+
+    wide = search(db, tiers=["public"], k=5, per_document=5, **words)
+    assert Counter(hit.source for hit in wide)["kb/public/fees.md"] == 5
+
+
+def test_the_connection_never_prepares_statements(db) -> None:
+    # A prepared statement's generic plan can skip HNSW (DESIGN.md).
+    assert db.prepare_threshold is None
+
+
+# -- a clustered corpus of 3,000 vectors in its own database -------------------------------------
+
+CORPUS_ROWS = 3000
+CLUSTERS = 12
+CHUNKS_PER_DOCUMENT = 10
+
+
+@pytest.fixture(scope="module")
+def corpus(scratch_database, embedding_dim: int) -> Iterator[tuple[psycopg.Connection, numpy.ndarray]]:
+    """3,000 chunks around 12 centroids; 2% public, 8% patient, 90% staff (a selective public filter)."""
+    conn = connect(scratch_database("caredesk_search_test"))
+    apply_migrations(conn, SQL_DIR)
+    rng = numpy.random.default_rng(7)
+    centroids = rng.normal(size=(CLUSTERS, embedding_dim)).astype(numpy.float32)
+    documents = CORPUS_ROWS // CHUNKS_PER_DOCUMENT
+    tiers = ["public"] * 6 + ["patient"] * 24 + ["staff"] * (documents - 30)
+    rng.shuffle(tiers)
+    # A bulk HNSW build is much faster than 3,000 incremental inserts; rebuild the migration's own index.
+    index_definition = conn.execute("SELECT pg_get_indexdef('chunks_embedding_hnsw'::regclass)").fetchone()[0]
+    conn.execute("DROP INDEX chunks_embedding_hnsw")
+    with conn.cursor() as cursor:
+        with cursor.copy("COPY documents (source, tier, sequencer, chunk_count, status) FROM STDIN") as copy:
+            for number, tier in enumerate(tiers):
+                copy.write_row((f"kb/{tier}/doc-{number}.md", tier, "01", CHUNKS_PER_DOCUMENT, "indexed"))
+        columns = "chunk_id, source, tier, ordinal, heading, text, body, content_hash, embedding"
+        with cursor.copy(f"COPY chunks ({columns}) FROM STDIN") as copy:
+            for number, tier in enumerate(tiers):
+                source = f"kb/{tier}/doc-{number}.md"
+                for ordinal in range(CHUNKS_PER_DOCUMENT):
+                    vector = centroids[rng.integers(CLUSTERS)] + 0.3 * rng.normal(size=embedding_dim)
+                    vector /= numpy.linalg.norm(vector)
+                    text = f"policy section {ordinal} of document {number}"
+                    copy.write_row(
+                        (
+                            f"{source}#{ordinal}",
+                            source,
+                            tier,
+                            ordinal,
+                            "h",
+                            text,
+                            text,
+                            f"{number}-{ordinal}",
+                            vector_literal(vector),
+                        )
+                    )
+    conn.execute(index_definition)
+    conn.execute("ANALYZE documents")
+    conn.execute("ANALYZE chunks")
+    conn.commit()
+    try:
+        yield conn, centroids
+    finally:
+        conn.close()
+
+
+def test_the_dense_leg_uses_the_hnsw_index(corpus) -> None:
+    conn, centroids = corpus
+    for mode in (SearchMode.DENSE, SearchMode.HYBRID):
+        plan = explain_search(
+            conn,
+            query_text="policy section",
+            query_vector=centroids[0],
+            tiers=["public", "patient", "staff"],
+            mode=mode,
+        )
+        assert "Index Scan using chunks_embedding_hnsw" in plan, plan
+
+
+def test_a_selective_tier_filter_still_returns_k_rows(corpus) -> None:
+    """2% of rows are public. The planner may read them by the tier index and sort (exact); when it walks
+    HNSW instead, iterative scanning must keep going past filtered-out rows. Both paths give k rows."""
+    conn, centroids = corpus
+    for centroid in centroids[:4]:
+        arguments = dict(
+            query_text="",
+            query_vector=centroid,
+            tiers=["public"],
+            k=10,
+            mode=SearchMode.DENSE,
+            per_document=CHUNKS_PER_DOCUMENT,
+        )
+        planner_choice = search(conn, **arguments)
+        with conn.transaction():
+            conn.execute("SET LOCAL enable_sort = off")  # only an HNSW scan can then produce the order
+            plan = explain_search(conn, **arguments)
+            through_hnsw = search(conn, **arguments)
+        assert "Index Scan using chunks_embedding_hnsw" in plan, plan
+        for hits in (planner_choice, through_hnsw):
+            assert len(hits) == 10
+            assert {hit.tier for hit in hits} == {"public"}
+            assert [hit.similarity for hit in hits] == sorted((hit.similarity for hit in hits), reverse=True)

@@ -1,0 +1,162 @@
+"""Safety rule gate (crisis, emergency, sensitive), negation handling, and the semantic gate with a fake embedder."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from caredesk.guard.normalize import normalize_text
+from caredesk.guard.safety import (
+    GuardCalibrationError,
+    SafetyFamily,
+    SemanticGate,
+    load_calibrated_threshold,
+    rule_gate,
+)
+
+
+def rule(text: str):
+    return rule_gate(normalize_text(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("I want to kill myself", SafetyFamily.CRISIS),
+        ("I’ve been having suicidal thoughts", SafetyFamily.CRISIS),
+        ("I don't want to live anymore", SafetyFamily.CRISIS),
+        ("I keep cutting myself", SafetyFamily.CRISIS),
+        ("I'm going to end it all", SafetyFamily.CRISIS),
+        ("I have chest pain right now", SafetyFamily.EMERGENCY),
+        ("I can't breathe", SafetyFamily.EMERGENCY),
+        ("my dad collapsed and isn't breathing", SafetyFamily.EMERGENCY),
+        ("I think I'm having a heart attack", SafetyFamily.EMERGENCY),
+        ("my throat is swelling up", SafetyFamily.EMERGENCY),
+        ("should I stop taking my metformin", SafetyFamily.SENSITIVE),
+        ("can I double up on my dose tonight", SafetyFamily.SENSITIVE),
+        ("my dose feels too high", SafetyFamily.SENSITIVE),
+        ("I missed my insulin this morning", SafetyFamily.SENSITIVE),
+        ("there is blood in my urine", SafetyFamily.SENSITIVE),
+        ("my heart has been racing since I started the diet", SafetyFamily.SENSITIVE),
+    ],
+)
+def test_rules_fire_per_family(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family and hit.gate == "rules"
+    assert hit.rule.startswith(f"{family.value}.")
+
+
+def test_crisis_outranks_emergency_and_sensitive():
+    assert rule("I have chest pain and I want to kill myself").family is SafetyFamily.CRISIS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how do I fast without hurting myself",
+        "how to exercise safely so I don't hurt myself",
+        "I have no chest pain, just a question about the ECG fee",
+        "I'm not having a heart attack, I just want a check-up",
+    ],
+)
+def test_negation_and_avoidance_suppress_crisis_and_emergency(text):
+    assert rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm dying to know the lab hours",
+        "this waiting time is killing me",
+        "I'd kill for an earlier slot",
+        "What's the fee for an insulin injection?",
+        "How do I request a prescription refill?",
+        "How do I stop the app from sending me notifications?",
+        "Do you have a cardiologist for patients with chest pain history?",
+        "Does the clinic take part in suicide prevention awareness week?",
+        "How do I delete my data?",
+    ],
+)
+def test_ordinary_speech_does_not_fire(text):
+    assert rule(text) is None
+
+
+def test_medication_phrases_are_not_negated():
+    assert rule("should I not take my dose today").family is SafetyFamily.SENSITIVE
+
+
+class KeywordEmbedder:
+    """Deterministic fake: one axis per keyword, so similarities are known without a model."""
+
+    AXES = ("gone", "burden", "refill", "pharmacy", "chest", "breath", "pill", "fee")
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, texts):
+        self.calls += 1
+        rows = []
+        for text in texts:
+            row = np.array([float(axis in text.lower()) for axis in self.AXES] + [0.1], dtype=np.float32)
+            rows.append(row / np.linalg.norm(row))
+        return np.stack(rows)
+
+
+EXEMPLARS = (
+    ("crisis", "better if I was gone, a burden"),
+    ("emergency", "chest and breath"),
+    ("sensitive", "skip a pill"),
+)
+ANCHORS = ("refill at the pharmacy", "what is the fee")
+
+
+def test_semantic_gate_fires_on_the_closest_family_above_the_threshold():
+    gate = SemanticGate(KeywordEmbedder(), threshold=0.3, exemplars=EXEMPLARS, anchors=ANCHORS)
+    hit = gate.check("everyone would be better off if I was gone, I'm a burden")
+    assert hit is not None and hit.family is SafetyFamily.CRISIS and hit.gate == "semantic"
+    assert hit.rule == "crisis.semantic" and hit.score >= 0.3
+
+
+def test_semantic_gate_score_is_a_margin_over_benign_anchors():
+    gate = SemanticGate(KeywordEmbedder(), threshold=0.0, exemplars=EXEMPLARS, anchors=ANCHORS)
+    family, margin = gate.score("pill refill at the pharmacy")
+    assert family is SafetyFamily.SENSITIVE
+    assert margin < 0  # closer to the benign anchor than to the exemplar
+    assert gate.check("pill refill at the pharmacy") is None
+
+
+def test_semantic_gate_embeds_exemplars_once():
+    embed = KeywordEmbedder()
+    gate = SemanticGate(embed, threshold=0.5, exemplars=EXEMPLARS, anchors=ANCHORS)
+    gate.check("one")
+    gate.check("two")
+    assert embed.calls == 3
+
+
+def test_semantic_gate_rejects_a_bad_embedder_shape():
+    with pytest.raises(GuardCalibrationError):
+        SemanticGate(lambda texts: np.zeros(len(texts)), threshold=0.5, exemplars=EXEMPLARS, anchors=ANCHORS)
+
+
+def test_calibration_loading_fails_loudly(tmp_path):
+    with pytest.raises(GuardCalibrationError, match="no calibration"):
+        load_calibrated_threshold(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"model_version": "x"}))
+    with pytest.raises(GuardCalibrationError, match="malformed"):
+        load_calibrated_threshold(bad)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"threshold": 0.125}))
+    assert load_calibrated_threshold(good) == 0.125
+
+
+def test_committed_calibration_is_loadable_and_records_its_model():
+    from caredesk.guard.safety import CALIBRATION_PATH
+
+    data = json.loads(CALIBRATION_PATH.read_text())
+    assert load_calibrated_threshold() == data["threshold"]
+    low, high = data["feasible_interval"]
+    assert low <= data["threshold"] <= high
+    assert data["split"] == "dev" and data["model_version"]
+    assert {"crisis", "legitimate"} <= set(data["dev_score_distributions"])
