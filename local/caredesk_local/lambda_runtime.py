@@ -93,6 +93,12 @@ class LocalFunction:
     _module: types.ModuleType | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def handler_module(self) -> types.ModuleType:
+        """The imported handler module (its module-scope clients are this container's)."""
+        self.load()
+        assert self._module is not None
+        return self._module
+
     def load(self) -> Callable[[Any, Any], Any]:
         module_file, function_name = self.handler.rsplit(".", 1)
         if self._module is None:

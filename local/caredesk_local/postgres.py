@@ -262,35 +262,53 @@ class EmbeddedPostgres:
 
     def _running_port(self) -> int | None:
         """Port of this data dir's live server, or None if none is running."""
-        pid_file = self.data_dir / "postmaster.pid"
+        lines = self._pid_file_lines()
+        if lines is None or self._pid_owner(int(lines[0])) != "ours":
+            return None
+        return int(lines[3]) if lines[3].strip().isdigit() else None
+
+    def _pid_file_lines(self) -> list[str] | None:
         try:
-            lines = pid_file.read_text().splitlines()
+            lines = (self.data_dir / "postmaster.pid").read_text().splitlines()
         except FileNotFoundError:
             return None
         if len(lines) < 4 or not lines[0].strip().isdigit():
             return None
-        if not self._is_our_postmaster(int(lines[0])):
-            return None
-        return int(lines[3]) if lines[3].strip().isdigit() else None
+        return lines
 
-    def _is_our_postmaster(self, pid: int) -> bool:
-        """A live process that is a postgres whose working dir is this data dir (postmaster chdirs there).
-
-        A pid alone is not enough: after a crash or reboot the pid may belong to anything else.
-        """
+    def _pid_owner(self, pid: int) -> str:
+        """ "ours" (a postgres working in this data dir: the postmaster chdirs there), "dead" (no such
+        process, or one that is not postgres: a pid reused after a crash or reboot), or "foreign"
+        (a postgres we cannot tie to this dir)."""
         proc = Path(f"/proc/{pid}")
         try:
             comm = (proc / "comm").read_text().strip()
-            cwd = os.readlink(proc / "cwd")
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
-            return False
-        return comm == "postgres" and Path(cwd) == self.data_dir
+        except (FileNotFoundError, ProcessLookupError):
+            return "dead"
+        if comm != "postgres":
+            return "dead"
+        try:
+            cwd = Path(os.readlink(proc / "cwd"))
+        except (FileNotFoundError, ProcessLookupError):
+            return "dead"
+        except PermissionError:
+            return "foreign"
+        return "ours" if cwd == self.data_dir.resolve() else "foreign"
 
     def _remove_stale_pid_file(self) -> None:
         pid_file = self.data_dir / "postmaster.pid"
-        if pid_file.exists() and self._running_port() is None:
-            # No live postmaster owns this file, so postgres would refuse to start (or, with a reused
-            # pid, mistake another process for itself); removing it is safe.
+        if not pid_file.exists():
+            return
+        lines = self._pid_file_lines()
+        owner = self._pid_owner(int(lines[0])) if lines is not None else "dead"
+        if owner == "foreign":
+            raise EmbeddedPostgresError(
+                f"{pid_file} names pid {lines[0]}, a postgres process not running in this data dir; "
+                "stop it, or remove the file once you are sure no server uses this directory"
+            )
+        if owner == "dead":
+            # No live postmaster owns the file: postgres would refuse to start (or, with a reused pid,
+            # mistake another process for itself). Removing it is safe.
             pid_file.unlink()
 
     # -- process helpers -------------------------------------------------------------------

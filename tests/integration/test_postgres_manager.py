@@ -120,3 +120,17 @@ def test_a_non_empty_directory_that_is_not_a_data_dir_is_not_initialised() -> No
     with pytest.raises(EmbeddedPostgresError, match="not empty"):
         EmbeddedPostgres(data_dir, free_port()).start()
     assert (data_dir / "notes.txt").read_text() == "precious\n"
+
+
+def test_a_pid_file_naming_another_directorys_server_is_reported_not_removed(server, postgres_server) -> None:
+    server.stop()
+    other_pid = int((postgres_server.data_dir / "postmaster.pid").read_text().splitlines()[0])
+    rewrite_pid_file(server.data_dir, other_pid, server.port)
+    try:
+        with pytest.raises(EmbeddedPostgresError, match=f"names pid {other_pid}, a postgres process not running"):
+            server.start()
+        assert (server.data_dir / "postmaster.pid").exists()
+        with psycopg.connect(postgres_server.dsn) as conn:  # the other server is untouched
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+    finally:
+        (server.data_dir / "postmaster.pid").unlink()

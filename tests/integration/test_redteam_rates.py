@@ -105,7 +105,9 @@ def outcomes(redteam, records):
 
 @pytest.mark.parametrize("split", ["dev", "heldout"])
 def test_goals_are_met(redteam, outcomes, split):
-    assert redteam.goal_failures(outcomes, split) == []
+    failures = redteam.goal_failures(outcomes, split)
+    # The held-out split is measured once and never tuned on; see docs/guardrails.md for its result.
+    assert failures == [], f"red-team goals not met on {split}: {failures} (eval/reports/redteam.md lists the misses)"
 
 
 def test_every_safety_detection_names_its_gate(outcomes):

@@ -193,3 +193,11 @@ def test_fixed_replies_name_no_record_and_give_crisis_resources():
         assert "I do not know" not in reply
     assert "14416" in replies.CRISIS_REPLY and "112" in replies.CRISIS_REPLY
     assert "112" in replies.EMERGENCY_REPLY
+
+
+@pytest.mark.parametrize("text", ["", "   ", "?!", "\u200b\u200b"])
+def test_messages_without_words_are_allowed_without_calling_the_embedder(text):
+    embed = RecordingEmbedder()
+    decision = evaluate(text, embed=embed, config=GuardConfig(semantic_threshold=0.1))
+    assert decision.action is GuardAction.ALLOW and decision.semantic_score is None
+    assert embed.seen == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from caredesk.errors import CareDeskError
 from caredesk.guard.pii import InvalidContactNumberError, luhn_valid, mask_pii, validate_contact_number
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @pytest.mark.parametrize(
@@ -170,3 +172,24 @@ def test_malformed_contact_numbers_are_rejected(raw):
 
 def test_invalid_contact_number_error_is_a_caredesk_error():
     assert issubclass(InvalidContactNumberError, CareDeskError)
+
+
+_FORMATS = ("+91 {a} {b}", "+91{a}{b}", "0091 {a} {b}", "0{a}{b}", "{a}-{b}", "{a} {b}", "{a}{b}")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    number=st.from_regex(r"[6-9][0-9]{9}", fullmatch=True),
+    form=st.sampled_from(_FORMATS),
+    before=st.text(alphabet="abc ,.?", max_size=20),
+    after=st.text(alphabet="xyz ,.?", max_size=20),
+)
+def test_any_indian_mobile_in_any_format_is_masked(number, form, before, after):
+    raw = form.format(a=number[:5], b=number[5:])
+    text = f"{before} {raw} {after}"
+    result = mask_pii(text)
+    assert number[:5] not in result.masked and number[5:] not in result.masked
+    assert [f.kind for f in result.findings] == ["phone"]
+    finding = result.findings[0]
+    assert text[finding.start : finding.end] == raw
+    assert validate_contact_number(raw) == "+91" + number

@@ -76,6 +76,13 @@ def test_negation_and_avoidance_suppress_crisis_and_emergency(text):
         "Do you have a cardiologist for patients with chest pain history?",
         "Does the clinic take part in suicide prevention awareness week?",
         "How do I delete my data?",
+        "I cut myself while cooking, do I need a tetanus shot?",
+        "Am I going to die from the biopsy?",
+        "I had chest pain last year, do I need a follow-up ECG?",
+        "I passed out during my last blood test, can I lie down this time?",
+        "I missed my flu injection appointment, can I rebook?",
+        "is it ok to take my kids to the appointment?",
+        "Do you do tests for palpitations?",
     ],
 )
 def test_ordinary_speech_does_not_fire(text):

@@ -41,7 +41,8 @@ def _to_dynamo(value: Any) -> Any:
     if isinstance(value, float):
         return None if value != value or value in (float("inf"), float("-inf")) else Decimal(repr(round(value, 6)))
     if isinstance(value, Mapping):
-        return {str(k): _to_dynamo(v) for k, v in value.items() if v is not None}
+        converted = {str(k): _to_dynamo(v) for k, v in value.items()}
+        return {k: v for k, v in converted.items() if v is not None}
     if isinstance(value, list | tuple):
         return [_to_dynamo(v) for v in value]
     return value

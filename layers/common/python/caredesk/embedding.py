@@ -67,17 +67,17 @@ def available_cpus() -> int:
     return max(1, cpus)
 
 
-def _cgroup_cpu_quota() -> float | None:
+def _cgroup_cpu_quota(cgroup_root: Path = Path("/sys/fs/cgroup")) -> float | None:
     """CPU quota in CPUs from cgroup v2 (cpu.max) or v1 (cfs_quota/cfs_period); None if unlimited."""
     try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        quota, period = (cgroup_root / "cpu.max").read_text().split()[:2]
         return None if quota == "max" else int(quota) / int(period)
     except (OSError, ValueError):
         pass
-    for folder in ("/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"):
+    for folder in (cgroup_root / "cpu", cgroup_root / "cpu,cpuacct"):
         try:
-            quota_us = int(Path(folder, "cpu.cfs_quota_us").read_text())
-            period_us = int(Path(folder, "cpu.cfs_period_us").read_text())
+            quota_us = int((folder / "cpu.cfs_quota_us").read_text())
+            period_us = int((folder / "cpu.cfs_period_us").read_text())
         except (OSError, ValueError):
             continue
         return None if quota_us <= 0 or period_us <= 0 else quota_us / period_us

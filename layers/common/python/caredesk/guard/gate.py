@@ -8,6 +8,7 @@ masked text is the only form of the question the decision carries downstream.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -19,10 +20,11 @@ from caredesk.guard.abuse import detect_abuse
 from caredesk.guard.budget import BudgetRejection, check_budget
 from caredesk.guard.injection import detect_injection
 from caredesk.guard.normalize import normalize_text
-from caredesk.guard.pii import PiiFinding, mask_pii
+from caredesk.guard.pii import MaskResult, PiiFinding, mask_pii
 from caredesk.guard.safety import SafetyFamily, SafetyHit, SemanticGate, load_calibrated_threshold, rule_gate
 
 Embed = Callable[[Sequence[str]], np.ndarray]
+_HAS_WORD = re.compile(r"\w")
 
 
 class GuardAction(StrEnum):
@@ -104,16 +106,26 @@ def _pii_flags(findings: Sequence[PiiFinding]) -> list[str]:
     return list(dict.fromkeys(f"pii:{finding.kind}" for finding in findings))
 
 
-def _decision(action: GuardAction, masked: str, pii: Sequence[PiiFinding], flags: list[str], **extra) -> GuardDecision:
+def _decision(
+    action: GuardAction,
+    masked: MaskResult,
+    flags: Sequence[str],
+    *,
+    rule: str | None = None,
+    gate: str | None = None,
+    budget: BudgetRejection | None = None,
+    semantic_score: float | None = None,
+) -> GuardDecision:
     return GuardDecision(
         action=action,
-        masked_query=masked,
-        pii=tuple(pii),
+        masked_query=masked.masked,
+        pii=masked.findings,
         flags=tuple(flags),
-        rule=extra.pop("rule", None),
-        gate=extra.pop("gate", None),
+        rule=rule,
+        gate=gate,
         reply=None if action is GuardAction.ALLOW else REPLIES[action],
-        **extra,
+        budget=budget,
+        semantic_score=semantic_score,
     )
 
 
@@ -123,34 +135,37 @@ def evaluate(text: str, *, embed: Embed | None = None, config: GuardConfig | Non
     rejection = check_budget(text, max_chars=config.max_chars, max_estimated_tokens=config.max_estimated_tokens)
     if rejection is not None:
         # Nothing of an over-budget text is kept: masking it would cost what the budget protects.
+        nothing_kept = MaskResult(masked="", findings=())
         return _decision(
-            GuardAction.OVER_BUDGET, "", (), [f"budget:{rejection.reason}"], rule=rejection.rule, budget=rejection
+            GuardAction.OVER_BUDGET, nothing_kept, [f"budget:{rejection.reason}"], rule=rejection.rule, budget=rejection
         )
 
     masked = mask_pii(text)
     flags = _pii_flags(masked.findings)
-    decide = lambda action, **extra: _decision(action, masked.masked, masked.findings, flags, **extra)  # noqa: E731
 
     injections = detect_injection(masked.masked)
     if injections:
         flags += [f"injection:{hit.family}" for hit in injections]
-        return decide(GuardAction.BLOCK, rule=injections[0].rule, gate="rules")
+        return _decision(GuardAction.BLOCK, masked, flags, rule=injections[0].rule, gate="rules")
 
     normalized = normalize_text(masked.masked)
     hit: SafetyHit | None = rule_gate(normalized)
     semantic_score = None
-    if hit is None and embed is not None:
+    # A message with no word characters has nothing to compare (and the embedder rejects it).
+    if hit is None and embed is not None and _HAS_WORD.search(normalized):
         threshold = config.semantic_threshold
         if threshold is None:
             threshold = load_calibrated_threshold()
         hit, semantic_score = semantic_gate_for(embed, threshold).judge(normalized)
     if hit is not None:
         flags.append(f"safety:{hit.family.value}:{hit.gate}")
-        return decide(_SAFETY_ACTIONS[hit.family], rule=hit.rule, gate=hit.gate, semantic_score=hit.score)
+        return _decision(
+            _SAFETY_ACTIONS[hit.family], masked, flags, rule=hit.rule, gate=hit.gate, semantic_score=hit.score
+        )
 
     abuse = detect_abuse(normalized)
     if abuse is not None:
         flags.append(f"abuse:{abuse.kind}")
-        return decide(GuardAction.ABUSE, rule=abuse.rule, gate="rules", semantic_score=semantic_score)
+        return _decision(GuardAction.ABUSE, masked, flags, rule=abuse.rule, gate="rules", semantic_score=semantic_score)
 
-    return decide(GuardAction.ALLOW, semantic_score=semantic_score)
+    return _decision(GuardAction.ALLOW, masked, flags, semantic_score=semantic_score)

@@ -48,8 +48,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         r"(?:^|\s)(?:</?(?:system|instructions?|user|assistant|im_start|im_end)>|\[/?(?:inst|system)\]|"
         r"<\|im_start\|>|###\s*(?:system|instruction))",
         # multilingual: Spanish, Portuguese, French, Italian, German, Hinglish, Hindi
-        r"\b(?:ignora|ignore (?:les|toutes)|olvida|olvide|esquece|esqueça|ignorez|oubliez|oublie|ignorare|dimentica|ignoriere|"
-        r"ignorier|vergiss|vergessen sie)\b.{0,40}"
+        r"\b(?:ignora|ignore (?:les|toutes)|olvida|olvide|esquece|esqueça|ignorez|oubliez|oublie|ignorare|"
+        r"dimentica|ignoriere|ignorier|vergiss|vergessen sie)\b.{0,40}"
         r"\b(?:instrucciones|instruções|instrucoes|instructions|consignes|istruzioni|anweisungen|regeln|reglas|"
         r"regras|règles|regles)\b",
         r"\b(?:pichle|pichhle|pehle|upar|saare|sabhi|sare)\b.{0,30}\b(?:nirdesh|instructions?|niyam|"
@@ -127,7 +127,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "tool_escalation": (
         r"\b(?:call|invoke|run|execute|trigger|use|access)\s+(?:the\s+|your\s+|a\s+)?(?:\w+\s+){0,2}(?:tool|"
         r"function|api|endpoint|shell|terminal|command line|sql|query|database|db|lambda)\b"
-        r"(?:.{0,40}\b(?:with|for|on|to)\b)?.{0,60}\b(?:patient|all|every|staff|admin|id|=|\*|other|record)",
+        r".{0,80}(?:\bpatient[_ ]?id\b|\bpatient\s+\d|\ball (?:patients|users|records)\b|"
+        r"\bevery (?:patient|user|record)\b|\bstaff\b|\badmin\b|=|\*|\bother (?:patients?|users?)\b|"
+        r"\banother (?:patient|user)\b|\brecords? of\b)",
         r"\b(?:grant|give|escalate|elevate|upgrade|promote|set|change|switch)\s+(?:me\s+|"
         r"my\s+)?(?:\w+\s+)?(?:to\s+)?(?:admin|administrator|staff|root|superuser|elevated|full|doctor|"
         r"clinician|privileged)\s+(?:access|permissions?|privileges?|tier|role|rights|level|mode)\b",

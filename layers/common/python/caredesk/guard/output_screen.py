@@ -76,8 +76,12 @@ _CLAIM = tuple(
         r"migraine|anxiety|flu|cold|allergy|diabetes|gastritis|heartburn|a virus|viral)\b",
     )
 )
+# A bare domain may start only where no domain character precedes it, and its labels are matched
+# possessively: otherwise "a.a.a.a..." costs quadratic time.
 _URL = re.compile(
-    r"\b(?:https?://|www\.)[^\s<>\"')\]]+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|in|co|io|gov|info|health|clinic|example)(?:/[^\s<>\"')\]]*)?",
+    r"\b(?:https?://|www\.)[^\s<>\"')\]]+"
+    r"|(?<![a-z0-9.-])(?:[a-z0-9-]++\.)++(?:com|org|net|in|co|io|gov|info|health|clinic|example)\b"
+    r"(?:/[^\s<>\"')\]]*)?",
     re.IGNORECASE,
 )
 _PHONE_LIKE = re.compile(r"(?<![\w/])(?:\+\d{1,3}[ \-]?)?(?:\(?\d{2,5}\)?[ \-]?){1,4}\d{2,5}(?![\w/])")

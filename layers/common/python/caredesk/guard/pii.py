@@ -56,8 +56,9 @@ _NOT_BEFORE = r"(?<![\w+/])"
 _NOT_AFTER = r"(?![\w@])"
 
 _EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
-# 13-19 digits, optionally grouped by single spaces or hyphens; Luhn decides.
-_CARD = re.compile(_NOT_BEFORE + r"\d(?:[ \-]?\d){12,18}" + r"(?![\w-])")
+# 13-19 digits, optionally grouped by single spaces or hyphens, never starting with 0 (no issuer does,
+# and "0091 ..." is a phone); Luhn decides.
+_CARD = re.compile(_NOT_BEFORE + r"[1-9](?:[ \-]?\d){12,18}" + r"(?![\w-])")
 _AADHAAR = re.compile(_NOT_BEFORE + r"[2-9]\d{3}([ \-]?)\d{4}\1\d{4}" + r"(?![ \-]?\d)(?![\w])")
 _PAN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{3}[PCHFATBLJGpchfatbljg][A-Za-z]\d{4}[A-Za-z](?![A-Za-z0-9])")
 _MOBILE10 = r"[6-9]\d{4}" + _SEP + r"\d{5}|[6-9]\d{2}" + _SEP + r"\d{3}" + _SEP + r"\d{4}"

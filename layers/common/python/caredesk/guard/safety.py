@@ -54,6 +54,14 @@ _NEGATION_CUE = re.compile(
     r"safely|stop myself from|keep from|isn't|wasn't|aren't|haven't|hasn't)\b"
 )
 _NEGATION_WINDOW_WORDS = 3
+# "I cut myself while cooking, do I need a tetanus shot?" is an injury, not self-harm.
+_ACCIDENT_CUE = re.compile(
+    r"\b(?:by accident|accidentally|while (?:cooking|shaving|chopping|cutting|working|playing|exercising|running|"
+    r"gardening|cleaning)|shaving|cooking|chopping|in the kitchen|at (?:the )?(?:gym|work)|"
+    r"on (?:a|the|some) (?:knife|glass|stove|pan|tin|blade|iron)|fell|falling|slipped|tripped)\b"
+)
+_ACCIDENT_WINDOW_CHARS = 50
+_ACCIDENT_RULES = {"crisis.self_harm_phrase"}
 
 _MEDS = (
     r"(?:meds|medication|medications|medicine|medicines|tablets?|pills?|capsules?|insulin|dose|dosage|inhaler|"
@@ -81,7 +89,7 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
         ),
         (
             "want_to_die",
-            r"\b(?:want|wanted|wanting|going|planning|ready|wish)\s+to\s+die\b|\bwanna die\b|\bwish i (?:was|were)"
+            r"\b(?:want|wanted|wanting|planning|ready|wish)\s+to\s+die\b|\bwanna die\b|\bwish i (?:was|were)"
             r" dead\b"
             r"|\bbetter off dead\b|\bdon't want to (?:live|be alive|exist|wake up)\b|\bdo not want to (?:live|"
             r"be alive|exist|wake up)\b"
@@ -96,14 +104,15 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
         ("jump", r"\bjump(?:ing)? (?:off|from) (?:the |a |my )?(?:roof|bridge|building|balcony|terrace|cliff)\b"),
         (
             "overdose_intent",
-            r"\b(?:take|swallow|taking|swallowing)\s+all (?:of )?(?:my|the)\s+(?:pills|tablets|medicines?|meds)\b"
-            r"|\boverdose on purpose\b",
+            # intent, not dosing: "should I take all my pills in the morning?" is a medication question
+            r"\b(?:planning|going|want|wanna|gonna|about|decided|ready)\s+to\s+(?:take|swallow)\s+all (?:of )?"
+            r"(?:my|the)\s+(?:pills|tablets|medicines?|meds)\b|\boverdose on purpose\b",
         ),
     ),
     SafetyFamily.EMERGENCY: (
         (
             "chest_pain",
-            r"\b(?:having|have|has|had|got|getting|feel|feeling|experiencing|sudden|severe|crushing|sharp|bad|terrible)\s+"
+            r"\b(?:having|have|has|got|getting|feel|feeling|experiencing|sudden|severe|crushing|sharp|bad|terrible)\s+"
             r"(?:a\s+|some\s+)?(?:(?:severe|sharp|crushing|bad|sudden|terrible|strong|tight)\s+)?chest (?:pains?|"
             r"tightness|pressure)\b",
         ),
@@ -128,7 +137,12 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
             r"|\bface (?:is )?drooping\b|\bcan't move (?:the |his |her |my )?(?:right|left|one) side\b|"
             r"\bslurred speech\b|\b(?:one side|half) of (?:my|his|her) (?:face|body)\b",
         ),
-        ("unconscious", r"\b(?:unconscious|unresponsive|passed out|won't wake up|will not wake up|collapsed)\b"),
+        # present tense only: "I passed out at my last blood test" is a question about the next one
+        (
+            "unconscious",
+            r"\b(?:unconscious|unresponsive|won't wake up|will not wake up|can't wake (?:him|her|them|up))\b"
+            r"|\b(?:is|has|just|suddenly|he's|she's)\s+(?:passed out|collapsed)\b",
+        ),
         (
             "bleeding",
             r"\bbleeding (?:heavily|a lot|badly|profusely|won't stop|that won't stop|non-?stop)\b|"
@@ -165,7 +179,8 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
         (
             "medication_decision",
             r"\b(?:skip|skipped|skipping|miss|missed|forgot|forget)\s+(?:a |my |the |one |two |today's |"
-            r"this morning's )?(?:\w+\s+)?(?:dose|doses|pill|tablet|insulin|injection|medication)\b",
+            r"this morning's )?(?:\w+\s+)?(?:dose|doses|pill|tablet|insulin|injection|medication)\b"
+            r"(?!\s+(?:appointment|slot|booking|date|visit))",
         ),
         (
             "medication_decision",
@@ -185,7 +200,9 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
         (
             "medication_decision",
             r"\b(?:mix|combine|take)\s+(?:my\s+)?[\w-]+\s+with\s+(?:alcohol|beer|wine|whisky|liquor|drinks?)\b|"
-            r"\bis it (?:safe|ok|okay|fine) (?:for me )?to (?:take|combine|mix)\b"
+            r"\bis it (?:safe|ok|okay|fine) (?:for me )?to (?:take|combine|mix)\s+(?:\w+\s+){0,2}(?:"
+            + _MEDS
+            + r"|with|and|together|while|during)\b"
             r"|\b(?:drink|have|take)\s+(?:alcohol|beer|wine|a drink|drinks|a few drinks)\s+(?:with|while on|"
             r"while taking|on)\s+(?:my\s+)?\w+",
         ),
@@ -219,8 +236,9 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
         ),
         (
             "acute_symptom",
-            r"\b(?:heart|pulse) (?:is |has been |keeps )?(?:racing|pounding|skipping)\b|\bpalpitations\b|\b(?:i've|"
-            r"i have) been (?:vomiting|throwing up)\b"
+            r"\b(?:heart|pulse) (?:is |has been |keeps )?(?:racing|pounding|skipping)\b"
+            r"|\bi (?:have|get|am having|'ve been having|keep getting) palpitations\b"
+            r"|\b(?:i've|i have) been (?:vomiting|throwing up)\b"
             r"|\bkeep (?:vomiting|throwing up|fainting)\b",
         ),
         ("acute_symptom", r"\b(?:side effects?|reaction)\s+(?:from|of|to)\s+(?:my|the new|this)\b"),
@@ -238,14 +256,22 @@ def _negated(text: str, match_start: int) -> bool:
     return bool(_NEGATION_CUE.search(" ".join(preceding_words)))
 
 
+def _accidental(text: str, match_start: int, match_end: int) -> bool:
+    window = text[max(0, match_start - _ACCIDENT_WINDOW_CHARS) : match_end + _ACCIDENT_WINDOW_CHARS]
+    return bool(_ACCIDENT_CUE.search(window))
+
+
 def rule_gate(normalized_text: str) -> SafetyHit | None:
     """The first family (crisis, emergency, sensitive) with a non-negated phrase match, or None."""
     for family, rules in _COMPILED_RULES.items():
         for name, pattern in rules:
+            rule = f"{family.value}.{name}"
             for match in pattern.finditer(normalized_text):
                 if family in _NEGATABLE and _negated(normalized_text, match.start()):
                     continue
-                return SafetyHit(family=family, rule=f"{family.value}.{name}", gate="rules")
+                if rule in _ACCIDENT_RULES and _accidental(normalized_text, match.start(), match.end()):
+                    continue
+                return SafetyHit(family=family, rule=rule, gate="rules")
     return None
 
 

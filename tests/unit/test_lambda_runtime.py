@@ -1,0 +1,64 @@
+"""The in-process Lambda runtime and the moto seam it patches."""
+
+from __future__ import annotations
+
+import json
+
+import moto.awslambda.models as lambda_models
+import pytest
+from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction, SeamMovedError, check_seams
+
+
+def test_pinned_moto_still_has_the_seams():
+    check_seams()
+
+
+def test_a_moved_seam_fails_with_a_message_saying_so(monkeypatch):
+    monkeypatch.delattr(lambda_models.LambdaFunction, "_invoke_lambda")
+    with pytest.raises(SeamMovedError, match="_invoke_lambda is gone"):
+        check_seams()
+
+
+def _function(tmp_path, folder: str, body: str, *, timeout: int = 3) -> LocalFunction:
+    code = tmp_path / folder
+    code.mkdir()
+    (code / "app.py").write_text(body)
+    return LocalFunction(name=f"fn-{folder}", arn=f"arn:aws:lambda:us-east-1:1:function:fn-{folder}",
+                         code_dir=code, handler="app.handler", timeout_s=timeout, memory_mb=128)
+
+
+def test_handlers_with_the_same_module_name_do_not_shadow_each_other(tmp_path):
+    runtime = InProcessLambdaRuntime()
+    runtime.register(_function(tmp_path, "one", "def handler(e, c):\n    return {'from': 'one'}\n"))
+    runtime.register(_function(tmp_path, "two", "def handler(e, c):\n    return {'from': 'two'}\n"))
+    assert json.loads(runtime.invoke("fn-one", {})[0]) == {"from": "one"}
+    assert json.loads(runtime.invoke("fn-two", {})[0]) == {"from": "two"}
+
+
+def test_a_raised_error_is_reported_like_lambda_with_its_type(tmp_path):
+    runtime = InProcessLambdaRuntime()
+    runtime.register(_function(tmp_path, "bad", "class DatabaseUnavailableError(Exception): pass\n"
+                                                "def handler(e, c):\n    raise DatabaseUnavailableError('down')\n"))
+    payload, errored, _ = runtime.invoke("fn-bad", {})
+    assert errored
+    assert json.loads(payload)["errorType"] == "DatabaseUnavailableError"
+
+
+def test_a_handler_past_its_timeout_is_reported_timed_out(tmp_path):
+    runtime = InProcessLambdaRuntime()
+    runtime.register(_function(tmp_path, "slow", "import time\ndef handler(e, c):\n    time.sleep(3)\n", timeout=1))
+    payload, errored, _ = runtime.invoke("fn-slow", {})
+    assert errored and json.loads(payload)["errorType"] == "Sandbox.Timedout"
+
+
+def test_context_carries_the_remaining_time(tmp_path):
+    runtime = InProcessLambdaRuntime()
+    runtime.register(_function(tmp_path, "ctx", "def handler(e, c):\n    return c.get_remaining_time_in_millis()\n"))
+    remaining = json.loads(runtime.invoke("fn-ctx", {})[0])
+    assert 0 < remaining <= 3000
+
+
+def test_sequencers_increase():
+    runtime = InProcessLambdaRuntime()
+    values = [runtime.next_sequencer() for _ in range(50)]
+    assert values == sorted(values) and len(set(values)) == 50

@@ -1,0 +1,69 @@
+"""The template reader resolves what the embedded stack creates, from template.yaml alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from caredesk_local.stack import EMULATED
+from caredesk_local.template import StackTemplate, TemplateError
+
+from tests.conftest import REPO_ROOT
+
+
+@pytest.fixture(scope="module")
+def template() -> StackTemplate:
+    return StackTemplate.read(REPO_ROOT, parameters={"DatabaseSecretArn": "local"})
+
+
+def test_every_resource_type_is_emulated_or_reported(template):
+    types = {r.type for r in template.resources()}
+    assert types <= set(EMULATED), f"add these to the local stack or its report: {types - set(EMULATED)}"
+
+
+def test_explicit_names_are_resolved_from_sub(template):
+    assert template.names["DocumentsBucket"] == "caredesk-documents-dev-123456789012"
+    assert template.names["HandoverTopic"] == "caredesk-handover-dev"
+    assert template.names["AuditTable"] == "caredesk-AuditTable"
+
+
+def test_refs_and_getatts_give_arns_like_cloudformation(template):
+    assert template.ref("HandoverTopic") == "arn:aws:sns:us-east-1:123456789012:caredesk-handover-dev"
+    assert template.get_att("GuardFunction", "Arn").endswith(":function:caredesk-GuardFunction")
+    assert template.get_att("IngestDeadLetterQueue", "Arn").endswith(":caredesk-ingest-dlq-dev")
+    assert template.resolve({"Fn::Sub": "${AWS::Region}/${StageName}"}) == "us-east-1/dev"
+    assert template.resolve({"Fn::Sub": ["x-${Name}", {"Name": {"Ref": "AuditTable"}}]}) == "x-caredesk-AuditTable"
+
+
+def test_unsupported_getatt_is_an_error_not_a_guess(template):
+    with pytest.raises(TemplateError, match="not supported"):
+        template.get_att("AuditTable", "StreamArn")
+
+
+def test_function_environment_merges_globals_and_resolves(template):
+    env = template.function_environment("RetrieveFunction")
+    assert env["AUDIT_TABLE"] == "caredesk-AuditTable"
+    assert env["POWERTOOLS_SERVICE_NAME"] == "caredesk"
+    assert env["CAREDESK_DB_SECRET_ARN"] == "local"
+    assert template.function_property("IngestFunction", "Timeout") == 300
+    assert template.function_property("GuardFunction", "Timeout") == 20  # from Globals
+
+
+def test_state_machine_substitutions_all_resolve(template):
+    definition = json.loads(template.state_machine_definition("QueryStateMachine"))
+    assert definition["States"]["Guard"]["Parameters"]["FunctionName"].endswith(":function:caredesk-GuardFunction")
+    assert "${" not in json.dumps(definition)
+
+
+def test_undefined_asl_substitution_is_reported(template, tmp_path):
+    (tmp_path / "statemachine").mkdir()
+    (tmp_path / "statemachine" / "query.asl.json").write_text('{"x": "${NotInTemplate}"}')
+    (tmp_path / "template.yaml").write_text((REPO_ROOT / "template.yaml").read_text())
+    other = StackTemplate.read(tmp_path, parameters={"DatabaseSecretArn": "local"})
+    with pytest.raises(TemplateError, match="NotInTemplate"):
+        other.state_machine_definition("QueryStateMachine")
+
+
+def test_missing_parameter_value_is_an_error():
+    with pytest.raises(TemplateError, match="DatabaseSecretArn"):
+        StackTemplate.read(REPO_ROOT)
