@@ -34,6 +34,7 @@ COMMAND_TIMEOUT_S = 60.0
 READY_DEADLINE_S = 30.0
 READY_ATTEMPTS = 60
 READY_PAUSE_S = 0.1
+MAX_UNIX_SOCKET_PATH = 107  # sun_path on Linux, including the terminating NUL
 
 
 class EmbeddedPostgresError(CareDeskError):
@@ -195,6 +196,8 @@ class EmbeddedPostgres:
         # The file is rewritten on each start so a changed port takes effect; paths are quoted by
         # doubling single quotes, the postgresql.conf escape.
         socket_dir = str(self.data_dir).replace("'", "''")
+        if len(str(self.data_dir)) + len("/.s.PGSQL.65535") >= MAX_UNIX_SOCKET_PATH:
+            socket_dir = ""  # too long for a Unix socket path; we connect over TCP anyway
         self._write_owned(
             self.data_dir / SETTINGS_FILE,
             f"port = {self.port}\n"
