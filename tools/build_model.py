@@ -88,8 +88,7 @@ def is_up_to_date(out_dir: Path) -> bool:
     if set(files) != set(PRODUCED_FILES):
         return False
     return all(
-        (out_dir / name).is_file() and sha256_of(out_dir / name) == entry.get("sha256")
-        for name, entry in files.items()
+        (out_dir / name).is_file() and sha256_of(out_dir / name) == entry.get("sha256") for name, entry in files.items()
     )
 
 

@@ -118,7 +118,6 @@ def reference_model():
 def compare(model_dir: Path, texts: list[str], threads: int = 2) -> ParityReport:
     import numpy as np
     import torch
-
     from caredesk.embedding import Embedder
 
     torch.set_num_threads(threads)

@@ -1,4 +1,9 @@
-"""The local HTTP API: POST /ask and GET /health, mapped as the template's API Gateway does.
+"""The local HTTP API: every route of the template's API Gateway, mapped as it maps them, plus the page.
+
+Routes: POST /ask, GET /health, GET /governance, GET /passage?chunk_id=, POST /upload-url (the last
+three are the template's Lambda-proxy routes, answered by the same `caredesk.api_routes` functions
+the Lambda handlers call), GET /openapi.json (the template's DefinitionBody without the AWS
+extensions), and the chat page: GET / and GET /static/<file> from web/.
 
 The request is validated against the `AskRequest` schema read from the template's DefinitionBody
 (the same validator API Gateway applies), turned into the state machine input the VTL request
@@ -15,8 +20,10 @@ import json
 import logging
 import threading
 import time
+import urllib.parse
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -24,7 +31,9 @@ from typing import Any
 
 import jsonschema
 
+from caredesk import api_routes
 from caredesk.replies import DISCLAIMER, ERROR_ANSWER
+from caredesk.store.db import connect
 from caredesk.tiers import Tier
 
 LOG = logging.getLogger("caredesk.local.api")
@@ -36,6 +45,56 @@ MAX_BODY_BYTES = 64 * 1024
 def ask_schema(template_body: dict[str, Any]) -> dict[str, Any]:
     api = next(r for r in template_body["Resources"].values() if r["Type"] == "AWS::Serverless::Api")
     return api["Properties"]["DefinitionBody"]["components"]["schemas"]["AskRequest"]
+
+
+STATIC_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+# The page may only talk to this origin; the answer text is inserted as text, never as HTML.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+@dataclass(frozen=True)
+class LocalServices:
+    """What the Lambda-proxy routes need: the template, the database, the documents bucket."""
+
+    template_body: dict[str, Any]
+    dsn: str
+    s3: Any
+    documents_bucket: str
+    model_dir: Path
+
+    @classmethod
+    def from_stack(cls, stack: Any) -> LocalServices:
+        return cls(template_body=stack.template.body, dsn=stack.dsn, s3=stack.client("s3"),
+                   documents_bucket=stack.name("DocumentsBucket"), model_dir=stack.config.model_dir)
+
+
+def openapi_document(template_body: dict[str, Any], *, server_url: str | None = None) -> dict[str, Any]:
+    """The API's OpenAPI document: the template's DefinitionBody without AWS extensions or intrinsics."""
+    api = next(r for r in template_body["Resources"].values() if r["Type"] == "AWS::Serverless::Api")
+    document = _without_extensions(api["Properties"]["DefinitionBody"])
+    if server_url:
+        document["servers"] = [{"url": server_url}]
+    return document
+
+
+def _without_extensions(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_extensions(v) for k, v in value.items() if not k.startswith("x-amazon-apigateway")}
+    if isinstance(value, list):
+        return [_without_extensions(v) for v in value]
+    return value
 
 
 def execution_input(body: dict[str, Any], *, request_id: str, tier: str, patient_id: str) -> dict[str, Any]:
@@ -85,10 +144,11 @@ class QueryRunner:
 
 class LocalApi:
     def __init__(self, *, runner: QueryRunner, schema: dict[str, Any], host: str = "127.0.0.1", port: int = 3000,
-                 static_dir: Path | None = None) -> None:
+                 static_dir: Path | None = None, services: LocalServices | None = None) -> None:
         self._runner = runner
         self._validator = jsonschema.Draft7Validator(schema)
         self._static_dir = static_dir
+        self._services = services
         self._server = ThreadingHTTPServer((host, port), self._handler_class())
         self._thread: threading.Thread | None = None
 
@@ -131,47 +191,121 @@ class LocalApi:
         LOG.warning("execution %s ended %s", request_id, status)
         return HTTPStatus.BAD_GATEWAY, error_reply(request_id, execution["session_id"])
 
+    def governance(self) -> tuple[int, dict[str, Any]]:
+        services = self._require_services()
+        with connect(services.dsn) as conn:
+            return api_routes.governance(services.template_body, conn=conn, model_dir=services.model_dir)
+
+    def passage(self, query: dict[str, list[str]], headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        services = self._require_services()
+        chunk_ids = query.get("chunk_id", [])
+        if len(chunk_ids) != 1:
+            return HTTPStatus.BAD_REQUEST, {"message": "Invalid query: exactly one chunk_id is required"}
+        with connect(services.dsn) as conn:
+            return api_routes.passage(chunk_ids[0], tier_name=headers.get("x-caredesk-tier"), conn=conn)
+
+    def upload_url(self, raw: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        services = self._require_services()
+        return api_routes.upload_url(raw, tier_name=headers.get("x-caredesk-tier"), s3=services.s3,
+                                     bucket=services.documents_bucket)
+
+    def openapi(self) -> tuple[int, dict[str, Any]]:
+        return HTTPStatus.OK, openapi_document(self._require_services().template_body, server_url=self.url)
+
+    def _require_services(self) -> LocalServices:
+        if self._services is None:
+            raise _NotServed()
+        return self._services
+
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
             server_version = "CareDeskLocal/1"
+            protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-                if self.path.rstrip("/") in ("/health", ""):
-                    if self.path.rstrip("/") == "/health":
-                        self._send(HTTPStatus.OK, {"status": "ok"})
-                        return
-                self._static()
+                url = urllib.parse.urlsplit(self.path)
+                route = url.path.rstrip("/") or "/"
+                query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
+                headers = self._lower_headers()
+                self._dispatch({
+                    "/health": lambda: (HTTPStatus.OK, {"status": "ok"}),
+                    "/governance": api.governance,
+                    "/passage": lambda: api.passage(query, headers),
+                    "/openapi.json": api.openapi,
+                }.get(route), static=route == "/" or route.startswith("/static/"))
 
             def do_POST(self) -> None:  # noqa: N802
-                if self.path != "/ask":
-                    self._send(HTTPStatus.NOT_FOUND, {"message": "not found"})
+                route = urllib.parse.urlsplit(self.path).path
+                raw = self._body()
+                if raw is None:
                     return
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(min(length, MAX_BODY_BYTES + 1))
-                status, payload = api.ask(raw, {k.lower(): v for k, v in self.headers.items()})
+                headers = self._lower_headers()
+                self._dispatch({
+                    "/ask": lambda: api.ask(raw, headers),
+                    "/upload-url": lambda: api.upload_url(raw, headers),
+                }.get(route))
+
+            def _not_allowed(self) -> None:
+                self._send(HTTPStatus.METHOD_NOT_ALLOWED, {"message": f"method {self.command} not allowed"})
+
+            do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed  # noqa: N815
+
+            def _dispatch(self, route: Callable[[], tuple[int, dict[str, Any]]] | None, *,
+                          static: bool = False) -> None:
+                if route is None:
+                    if static:
+                        self._static()
+                    else:
+                        self._send(HTTPStatus.NOT_FOUND, {"message": "not found"})
+                    return
+                try:
+                    status, payload = route()
+                except _NotServed:
+                    status, payload = HTTPStatus.NOT_FOUND, {"message": "not served by this API"}
                 self._send(status, payload)
+
+            def _body(self) -> bytes | None:
+                try:
+                    length = int(self.headers.get("Content-Length") or 0)
+                except ValueError:
+                    length = -1
+                if length < 0:
+                    self._send(HTTPStatus.BAD_REQUEST, {"message": "invalid Content-Length"})
+                    return None
+                if length > MAX_BODY_BYTES:
+                    self.close_connection = True  # the unread body must not be taken for the next request
+                    self._send(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                               {"message": f"request body over {MAX_BODY_BYTES} bytes"})
+                    return None
+                return self.rfile.read(length)
+
+            def _lower_headers(self) -> dict[str, str]:
+                return {k.lower(): v for k, v in self.headers.items()}
 
             def _static(self) -> None:
                 static = api._static_dir
-                relative = "index.html" if self.path in ("/", "") else self.path.lstrip("/").split("?")[0]
+                route = urllib.parse.urlsplit(self.path).path
+                relative = "index.html" if route in ("/", "") else urllib.parse.unquote(route[len("/static/"):])
                 path = (static / relative).resolve() if static else None
                 if not static or not path or static.resolve() not in path.parents or not path.is_file():
                     self._send(HTTPStatus.NOT_FOUND, {"message": "not found"})
                     return
-                content_type = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}.get(
-                    path.suffix, "application/octet-stream"
-                )
-                self._send_bytes(HTTPStatus.OK, path.read_bytes(), content_type + "; charset=utf-8")
+                content_type = STATIC_TYPES.get(path.suffix, "application/octet-stream")
+                self._send_bytes(HTTPStatus.OK, path.read_bytes(), content_type, SECURITY_HEADERS)
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
-                self._send_bytes(status, json.dumps(payload).encode(), "application/json")
+                self._send_bytes(status, json.dumps(payload, default=str).encode(), "application/json",
+                                 {"Cache-Control": "no-store"})
 
-            def _send_bytes(self, status: int, data: bytes, content_type: str) -> None:
+            def _send_bytes(self, status: int, data: bytes, content_type: str,
+                            extra: dict[str, str] | None = None) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
+                for name, value in (extra or {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
 
@@ -181,15 +315,20 @@ class LocalApi:
         return Handler
 
 
+class _NotServed(Exception):
+    """A Lambda-proxy route was asked of an API started without LocalServices."""
+
+
 def _describe(error: jsonschema.ValidationError) -> str:
     where = ".".join(str(p) for p in error.path) or "body"
     # The message names the rule, never echoes the (possibly personal) value.
-    return f"{where}: violates '{error.validator}' ({error.validator_value if error.validator != 'pattern' else 'pattern'})"
+    rule = error.validator_value if error.validator != "pattern" else "pattern"
+    return f"{where}: violates '{error.validator}' ({rule})"
 
 
 def serve(runner: QueryRunner, schema: dict[str, Any], *, port: int, static_dir: Path | None,
-          on_ready: Callable[[str], None] | None = None) -> LocalApi:
-    api = LocalApi(runner=runner, schema=schema, port=port, static_dir=static_dir).start()
+          on_ready: Callable[[str], None] | None = None, services: LocalServices | None = None) -> LocalApi:
+    api = LocalApi(runner=runner, schema=schema, port=port, static_dir=static_dir, services=services).start()
     if on_ready:
         on_ready(api.url)
     return api

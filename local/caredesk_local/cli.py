@@ -68,12 +68,20 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true")
     ask.set_defaults(run=_cmd_ask)
 
-    audit = sub.add_parser("audit", help="read the audit trail")
+    audit = sub.add_parser(
+        "audit", help="read the audit trail",
+        epilog="example: every answer about refunds in the last 7 days and the documents they cited: "
+               "caredesk audit since 7d --about refund --outcome answered",
+    )
     audit.add_argument("what", choices=["trace", "session", "since"])
-    audit.add_argument("value", help="trace id, session id, or an ISO time")
+    audit.add_argument("value", help="trace id, session id, or a time: ISO 8601 or Nd (N days ago)")
     audit.add_argument("--until", help="ISO time (with `since`)")
-    audit.add_argument("--outcome")
+    audit.add_argument("--outcome", help="item outcome; with --requests/--about the reply's outcome "
+                                         "(answered, abstained, blocked, crisis, handover, error)")
     audit.add_argument("--step")
+    audit.add_argument("--about", help="only requests whose masked question or cited source/heading contains "
+                                       "this text (any case); implies --requests")
+    audit.add_argument("--requests", action="store_true", help="one summary per request instead of one line per step")
     audit.add_argument("--json", action="store_true")
     audit.add_argument("--csv", action="store_true")
     audit.set_defaults(run=_cmd_audit)
@@ -87,15 +95,18 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--json", action="store_true")
     calibrate.set_defaults(run=_cmd_calibrate)
 
-    for name, text in (("eval", "run the golden set through the pipeline"), ("bench", "run the benchmarks")):
-        later = sub.add_parser(name, help=text)
-        later.set_defaults(run=_not_yet(name))
+    evaluation = sub.add_parser("eval", help="run the golden set through the pipeline; report and quality gate")
+    _eval_arguments(evaluation)
+    evaluation.set_defaults(run=_cmd_eval)
+
+    later = sub.add_parser("bench", help="run the benchmarks")
+    later.set_defaults(run=_not_yet("bench"))
     return parser
 
 
 # -- up ----------------------------------------------------------------------------------------
 def _cmd_up(args: argparse.Namespace) -> int:
-    from caredesk_local.api import QueryRunner, ask_schema, serve
+    from caredesk_local.api import LocalServices, QueryRunner, ask_schema, serve
     from caredesk_local.stack import REPO_ROOT, EmbeddedStack, StackConfig
 
     try:
@@ -111,7 +122,8 @@ def _cmd_up(args: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: stop.set())
     with EmbeddedStack(config) as stack:
         runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-        api = serve(runner, ask_schema(stack.template.body), port=args.port, static_dir=REPO_ROOT / "web")
+        api = serve(runner, ask_schema(stack.template.body), port=args.port, static_dir=REPO_ROOT / "web",
+                    services=LocalServices.from_stack(stack))
         try:
             write_state({**stack.describe(), "api_url": api.url, "pid": os.getpid()})
             for logical_id, how in stack.report.items():
@@ -195,20 +207,41 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
     stack = find_stack()
     trail = AuditTrail(stack.table("audit_table"))
+    per_request = args.requests or args.about is not None
     if args.what == "trace":
         items = trail.trace(args.value)
     elif args.what == "session":
         items = sorted(trail.session(args.value), key=lambda i: (i["at"], i["sk"]))
     else:
-        since = _parse_time(args.value)
-        until = _parse_time(args.until) if args.until else None
-        items = sorted(trail.since(since, until=until, outcome=args.outcome, step=args.step), key=lambda i: i["at"])
+        try:
+            since = _parse_time(args.value)
+            until = _parse_time(args.until) if args.until else None
+        except ValueError as exc:
+            print(f"caredesk audit: {exc}", file=sys.stderr)
+            return 2
+        # Per request, every step is needed (the question is on the guard item, the citations on the last).
+        item_filters = {} if per_request else {"outcome": args.outcome, "step": args.step}
+        items = sorted(trail.since(since, until=until, **item_filters), key=lambda i: i["at"])
+    if per_request:
+        return _print_requests(items, args)
     if args.outcome and args.what != "since":
         items = [i for i in items if i.get("outcome") == args.outcome]
     if args.csv:
         sys.stdout.write(to_csv(items))
         return 0
     _print(items, args.json, timeline)
+    return 0
+
+
+def _print_requests(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
+    from caredesk_local.audit_report import select, trace_summaries
+    from caredesk_local.render import trace_table, traces_csv
+
+    summaries = select(trace_summaries(items), about=args.about, outcome=args.outcome)
+    if args.csv:
+        sys.stdout.write(traces_csv(summaries))
+        return 0
+    _print(summaries, args.json, trace_table)
     return 0
 
 
@@ -241,6 +274,19 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- eval ---------------------------------------------------------------------------------------
+def _eval_arguments(parser: argparse.ArgumentParser) -> None:
+    from caredesk_local.evaluation.command import add_arguments
+
+    add_arguments(parser)
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from caredesk_local.evaluation.command import run
+
+    return run(args)
+
+
 def _not_yet(name: str):
     def run(args: argparse.Namespace) -> int:
         print(f"`caredesk {name}` is not built yet (see the open issues); nothing was run.", file=sys.stderr)
@@ -252,7 +298,10 @@ def _not_yet(name: str):
 def _parse_time(text: str) -> datetime:
     if text.endswith("d") and text[:-1].isdigit():
         return datetime.now(UTC) - timedelta(days=int(text[:-1]))
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{text!r} is not a time: use ISO 8601 (2026-11-23T00:00Z) or Nd (7d = 7 days ago)") from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 

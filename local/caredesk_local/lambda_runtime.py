@@ -13,7 +13,9 @@ What is emulated, and how it differs from AWS:
   sees the outcome when the upload returns), with the template's retry count and then the
   dead-letter queue, as AWS does, but without AWS's back-off delays;
 - S3 notifications from moto lack `sequencer` and `versionId`; they are added here from the
-  stored key, with a sequencer that increases across restarts (time-based).
+  stored key, with a sequencer that increases across restarts (time-based);
+- moto sends no notification when a delete in a versioned bucket creates a delete marker; S3 sends
+  `ObjectRemoved:DeleteMarkerCreated`, and so does this runtime.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ SEAMS = (
     ("moto.awslambda.models", "LambdaFunction._invoke_lambda", ("self", "event")),
     ("moto.s3.notifications", "_invoke_awslambda", ("account_id", "event_body", "fn_arn", "region_name")),
     ("moto.s3.notifications", "_get_s3_event", ("event_name", "bucket", "key", "notification_id")),
+    ("moto.s3.models", "S3Backend._set_delete_marker", ("self", "bucket_name", "key_name")),
 )
 
 
@@ -114,6 +117,16 @@ class LocalFunction:
             spec.loader.exec_module(module)
             self._module = module
         return getattr(self._module, function_name)
+
+
+@dataclass(frozen=True)
+class _DeleteMarkerView:
+    """What moto's event builder reads from a key, for a delete marker (which has no body)."""
+
+    name: str
+    version_id: str
+    etag: str = ""
+    size: int = 0
 
 
 class InProcessLambdaRuntime:
@@ -198,9 +211,11 @@ class InProcessLambdaRuntime:
     def install(self) -> None:
         check_seams()
         import moto.awslambda.models as lambda_models
+        import moto.s3.models as s3_models
         import moto.s3.notifications as s3_notifications
 
         runtime = self
+        self._originals["set_delete_marker"] = s3_models.S3Backend._set_delete_marker
         self._originals["invoke_lambda"] = lambda_models.LambdaFunction._invoke_lambda
         self._originals["s3_invoke"] = s3_notifications._invoke_awslambda
         self._originals["s3_event"] = s3_notifications._get_s3_event
@@ -222,16 +237,31 @@ class InProcessLambdaRuntime:
                     record["s3"]["object"]["versionId"] = version
             return body
 
+        original_marker = self._originals["set_delete_marker"]
+
+        def _set_delete_marker(backend: Any, bucket_name: str, key_name: str) -> Any:
+            marker = original_marker(backend, bucket_name, key_name)
+            s3_notifications.send_event(
+                backend.account_id,
+                s3_notifications.S3NotificationEvent.OBJECT_REMOVED_DELETE_MARKER_CREATED_EVENT,
+                backend.get_bucket(bucket_name),
+                _DeleteMarkerView(marker.name, marker.version_id),
+            )
+            return marker
+
         lambda_models.LambdaFunction._invoke_lambda = _invoke_lambda
         s3_notifications._invoke_awslambda = _invoke_awslambda
         s3_notifications._get_s3_event = _get_s3_event
+        s3_models.S3Backend._set_delete_marker = _set_delete_marker
 
     def uninstall(self) -> None:
         if not self._originals:
             return
         import moto.awslambda.models as lambda_models
+        import moto.s3.models as s3_models
         import moto.s3.notifications as s3_notifications
 
+        s3_models.S3Backend._set_delete_marker = self._originals.pop("set_delete_marker")
         lambda_models.LambdaFunction._invoke_lambda = self._originals.pop("invoke_lambda")
         s3_notifications._invoke_awslambda = self._originals.pop("s3_invoke")
         s3_notifications._get_s3_event = self._originals.pop("s3_event")

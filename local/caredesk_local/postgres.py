@@ -24,7 +24,7 @@ from caredesk.errors import CareDeskError
 from psycopg import sql
 
 DEFAULT_DATA_DIR = Path(".cache/pgdata")
-DEFAULT_PORT = 55432
+DEFAULT_PORT = 15432
 PORT_ENV = "CAREDESK_PG_PORT"
 SYSTEM_USER = "postgres"  # the OS account that owns the data dir when we run as root
 SUPERUSER = "postgres"  # the database superuser created by initdb

@@ -32,7 +32,8 @@ def timeline(items: list[dict[str, Any]]) -> str:
         lines.append(line)
         for citation in item.get("citations", []):
             if "source" in citation:
-                lines.append(f"      cites {citation['source']} [{citation.get('heading', '')}] {citation.get('score', '')}")
+                heading, score = citation.get("heading", ""), citation.get("score", "")
+                lines.append(f"      cites {citation['source']} [{heading}] {score}")
         scores = item.get("scores") or {}
         if scores:
             lines.append("      scores " + ", ".join(f"{k}={v}" for k, v in scores.items()))
@@ -48,6 +49,43 @@ def to_csv(items: list[dict[str, Any]]) -> str:
         for key in ("citations", "scores", "flags"):
             row[key] = json.dumps(item.get(key, []))
         writer.writerow(row)
+    return buffer.getvalue()
+
+
+TRACE_CSV_COLUMNS = ["trace_id", "at", "outcome", "session_id", "tier", "masked_query", "cited_sources",
+                     "cited_headings", "steps", "duration_ms", "flags"]
+
+
+def trace_table(summaries: list[dict[str, Any]]) -> str:
+    """One block per request: when, outcome, the masked question, and each cited document."""
+    if not summaries:
+        return "(no matching requests)"
+    lines = []
+    for s in summaries:
+        lines.append(f"{s['at']}  {s['outcome']:10} trace {s['trace_id']}  session {s.get('session_id') or '-'}  "
+                     f"tier {s.get('tier') or '-'}  {s['duration_ms']} ms")
+        lines.append(f"    q: {s['masked_query']!r}")
+        for c in s["citations"]:
+            score = f" {c['score']:.4f}" if isinstance(c.get("score"), int | float) else ""
+            lines.append(f"    cites {c['source']} [{c.get('heading') or ''}]{score}")
+        if s["flags"]:
+            lines.append(f"    flags {','.join(s['flags'])}")
+    lines.append(f"{len(summaries)} request(s)")
+    return "\n".join(lines)
+
+
+def traces_csv(summaries: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=TRACE_CSV_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    for s in summaries:
+        writer.writerow({
+            **s,
+            "cited_sources": ";".join(dict.fromkeys(c["source"] for c in s["citations"])),
+            "cited_headings": ";".join(dict.fromkeys(c.get("heading") or "" for c in s["citations"])),
+            "steps": ">".join(s["steps"]),
+            "flags": ";".join(s["flags"]),
+        })
     return buffer.getvalue()
 
 

@@ -41,6 +41,7 @@ EMULATED = {
     "AWS::Serverless::Api": "the local HTTP API (caredesk_local.api) with the same mapping",
     "AWS::Logs::LogGroup": "moto CloudWatch Logs",
     "AWS::IAM::Role": "moto IAM (policies are not enforced locally)",
+    "AWS::Lambda::Permission": "moto Lambda resource policy (the local API calls the routes' logic directly)",
 }
 
 
@@ -207,7 +208,7 @@ class EmbeddedStack:
         order = [
             "AWS::IAM::Role", "AWS::Logs::LogGroup", "AWS::DynamoDB::Table", "AWS::SNS::Topic", "AWS::SQS::Queue",
             "AWS::Serverless::LayerVersion", "AWS::Serverless::Function", "AWS::S3::Bucket",
-            "AWS::Serverless::StateMachine", "AWS::Serverless::Api",
+            "AWS::Serverless::StateMachine", "AWS::Serverless::Api", "AWS::Lambda::Permission",
         ]
         resources = template.resources()
         for resource in resources:
@@ -322,6 +323,16 @@ class EmbeddedStack:
             definition=self.template.state_machine_definition(resource.logical_id),
             roleArn=role_arn,
             type=resource.properties.get("Type", "STANDARD"),
+        )
+
+    def _create_permission(self, resource: Any, role_arn: str) -> None:
+        properties = self.template.resolve(resource.properties)
+        self.client("lambda").add_permission(
+            FunctionName=properties["FunctionName"],
+            StatementId=resource.logical_id,
+            Action=properties["Action"],
+            Principal=properties["Principal"],
+            SourceArn=properties["SourceArn"],
         )
 
     def _create_api(self, resource: Any, role_arn: str) -> None:

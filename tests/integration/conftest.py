@@ -1,6 +1,6 @@
 """Integration fixtures: one embedded Postgres per test session, on its own data dir and port.
 
-The dev stack uses .cache/pgdata on 55432; tests use .cache/pgdata-test on 55433, and get a freshly
+The dev stack uses .cache/pgdata on 15432; tests use .cache/pgdata-test on 15433, and get a freshly
 created database each session so the schema always matches the sql/ files being tested.
 """
 
@@ -24,7 +24,7 @@ from caredesk_local.postgres import EmbeddedPostgres
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SQL_DIR = REPO_ROOT / "sql"
 TEST_DATA_DIR = REPO_ROOT / ".cache" / "pgdata-test"
-TEST_PORT = 55433
+TEST_PORT = 15433
 
 
 LOCK_ATTEMPTS = 600  # x 1 s: wait up to 10 minutes for another test session to finish

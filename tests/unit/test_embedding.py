@@ -16,7 +16,6 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-
 from caredesk import embedding
 from caredesk.embedding import EMBEDDING_DIM, MAX_TEXT_CHARS, Embedder, available_cpus, get_embedder
 from caredesk.errors import EmbeddingError
@@ -132,9 +131,7 @@ def test_meaning_is_preserved(embedder: Embedder):
     assert float(query @ paraphrase) > float(query @ unrelated) + 0.2
 
 
-@pytest.mark.parametrize(
-    "text", ["", " ", "\t\n  \r", "\x00\x01\x02", "\u200b\ufeff", "\ufffd"], ids=repr
-)
+@pytest.mark.parametrize("text", ["", " ", "\t\n  \r", "\x00\x01\x02", "\u200b\ufeff", "\ufffd"], ids=repr)
 def test_text_without_content_is_rejected(embedder: Embedder, text: str):
     with pytest.raises(EmbeddingError, match="text #1 has no content"):
         embedder.embed(["fine", text])

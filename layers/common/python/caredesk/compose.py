@@ -1,31 +1,31 @@
 """The default generator: a deterministic extractive composer (no model, no key).
 
-It quotes retrieved sentences verbatim, each tied to the chunk it came from, grouped per source
-document, at most a few sentences. Identical input gives identical output: scores are rounded
-before ranking and ties break on (passage rank, sentence position).
+It quotes retrieved units verbatim (sentences, list items, table rows rendered with their header:
+see caredesk.quotes), each tied to the chunk it came from, grouped per source document, at most a
+few. A unit is scored in its context (the chunk's heading and, for a list item, the line that
+introduces the list), because "are 70 years or older; or" says nothing alone. Identical input gives
+identical output: scores are rounded before ranking and ties break on (passage rank, position).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.ingest.chunking import split_sentences
+from caredesk.quotes import plain, quotable_units
 from caredesk.text import content_words
 
 MAX_SENTENCES = 3
 MAX_DOCUMENTS = 2
-MIN_SENTENCE_CHARS = 25
-# A sentence joins the answer only if it scores close to the best one: keeps answers on point.
-RELATIVE_CUTOFF = 0.8
+MIN_UNIT_CHARS = 12
+# A unit joins the answer only if it scores close to the best one: keeps answers on point.
+RELATIVE_CUTOFF = 0.85
 MIN_SEMANTIC = 0.25
 SEMANTIC_WEIGHT = 0.6
 LEXICAL_WEIGHT = 0.4
-_TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class _Candidate:
     source: str
     chunk_id: str
     text: str
+    context: str  # what the unit is scored as: heading, lead-in, unit
+    lead_in: str | None  # the line introducing a list item, quoted before it when the item is chosen
 
 
 def compose(
@@ -48,12 +50,12 @@ def compose(
     candidates = _candidates(passages)
     if not candidates:
         return []
-    vectors = embed([query] + [c.text for c in candidates])
+    vectors = embed([query] + [c.context for c in candidates])
     semantic = vectors[1:] @ vectors[0]
     query_words = content_words(query)
     scored = []
     for candidate, cosine in zip(candidates, semantic, strict=True):
-        overlap = len(query_words & content_words(candidate.text)) / max(1, len(query_words))
+        overlap = len(query_words & content_words(candidate.context)) / max(1, len(query_words))
         score = round(SEMANTIC_WEIGHT * float(cosine) + LEXICAL_WEIGHT * overlap, 4)
         if float(cosine) >= MIN_SEMANTIC:
             scored.append((score, candidate))
@@ -73,17 +75,36 @@ def compose(
         chosen.append(candidate)
     # Grouped per source document (in the order documents were chosen), in reading order within one.
     chosen.sort(key=lambda c: (documents.index(c.source), c.passage_rank, c.position))
-    return [DraftSentence(text=c.text, chunk_ids=[c.chunk_id]) for c in chosen]
+    draft: list[DraftSentence] = []
+    for candidate in chosen:
+        if candidate.lead_in and not any(s.text == candidate.lead_in for s in draft):
+            draft.append(DraftSentence(text=candidate.lead_in, chunk_ids=[candidate.chunk_id]))
+        draft.append(DraftSentence(text=candidate.text, chunk_ids=[candidate.chunk_id]))
+    return draft
 
 
 def _candidates(passages: Sequence[Passage]) -> list[_Candidate]:
     seen: set[str] = set()
     out: list[_Candidate] = []
     for rank, passage in enumerate(passages):
-        for position, sentence in enumerate(split_sentences(passage.body)):
-            text = sentence.strip()
-            if len(text) < MIN_SENTENCE_CHARS or _TABLE_RULE.match(text) or text in seen:
+        lead_in: str | None = None
+        for position, unit in enumerate(quotable_units(passage.body)):
+            text = unit.strip()
+            if text.endswith(":"):
+                lead_in = text  # introduces the list items that follow; not an answer on its own
+                continue
+            if len(plain(text)) < MIN_UNIT_CHARS or text in seen:
                 continue
             seen.add(text)
-            out.append(_Candidate(rank, position, passage.source, passage.chunk_id, text))
+            item_lead = lead_in if lead_in and _continues_list(text) else None
+            context = " ".join(part for part in (passage.heading + ":", item_lead, plain(text)) if part)
+            out.append(_Candidate(rank, position, passage.source, passage.chunk_id, text, context, item_lead))
+            if not _continues_list(text):
+                lead_in = None
     return out
+
+
+def _continues_list(unit: str) -> bool:
+    # A list item that continues a lead-in: starts in lower case or ends like one item of several.
+    stripped = plain(unit)
+    return bool(stripped) and (stripped[0].islower() or stripped.endswith((";", "; or", "; and", ",")))

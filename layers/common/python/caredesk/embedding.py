@@ -152,9 +152,7 @@ class Embedder:
         try:
             return json.loads(path.read_text())
         except FileNotFoundError:
-            raise EmbeddingError(
-                f"no {MANIFEST_FILE} in {self.model_dir}: build the model with `make model`"
-            ) from None
+            raise EmbeddingError(f"no {MANIFEST_FILE} in {self.model_dir}: build the model with `make model`") from None
         except (OSError, json.JSONDecodeError) as error:
             raise EmbeddingError(f"cannot read {path}: {error}") from error
 
@@ -196,9 +194,7 @@ class Embedder:
         token_ids = [encoding.ids for encoding in self._tokenizer.encode_batch(clipped)]
         for index, ids in enumerate(token_ids):
             if len(ids) <= _SPECIAL_TOKENS:
-                raise EmbeddingError(
-                    f"text #{index} has no content (empty, whitespace or control characters only)"
-                )
+                raise EmbeddingError(f"text #{index} has no content (empty, whitespace or control characters only)")
         return token_ids
 
     def _batches(self, token_ids: list[list[int]]) -> list[list[int]]:
@@ -209,9 +205,7 @@ class Embedder:
         for index in order:
             # Sorted longest first, so the batch's padded length is its first member's length.
             padded_length = len(token_ids[current[0]]) if current else len(token_ids[index])
-            if current and (
-                len(current) >= self.batch_size or (len(current) + 1) * padded_length > MAX_BATCH_TOKENS
-            ):
+            if current and (len(current) >= self.batch_size or (len(current) + 1) * padded_length > MAX_BATCH_TOKENS):
                 batches.append(current)
                 current = []
             current.append(index)

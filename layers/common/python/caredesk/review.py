@@ -16,7 +16,7 @@ import numpy as np
 
 from caredesk.contracts import DraftSentence, Passage, Removal
 from caredesk.guard.output_screen import screen_sentence
-from caredesk.ingest.chunking import split_sentences
+from caredesk.quotes import quotable_units
 from caredesk.text import content_words, numbers_in
 
 LEXICAL_SUPPORT = 0.8
@@ -67,7 +67,7 @@ def _first_failure(
     words = content_words(sentence.text)
     if words and len(words & content_words(cited_text)) / len(words) < LEXICAL_SUPPORT:
         return "not_supported_lexically"
-    source_sentences = [s for p in cited for s in split_sentences(p.body)]
+    source_sentences = [s for p in cited for s in quotable_units(p.body)]
     if not source_sentences:
         return "not_supported_semantically"
     vectors = embed([sentence.text] + source_sentences)

@@ -17,7 +17,7 @@ import numpy as np
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.errors import CareDeskError, DocumentTooLargeError
-from caredesk.ingest.chunking import chunk_document
+from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.s3_events import S3Record
 from caredesk.store.documents import ChunkInput, IndexResult, delete_document, index_document, record_failure
@@ -43,6 +43,12 @@ class ObjectOutcome:
     error: str | None = None
 
 
+def document_digest(data: bytes, target_words: int) -> str:
+    """Identifies what was indexed: the bytes and the chunking settings, so a re-upload of the same
+    file is free, while a change of chunk size re-chunks it."""
+    return hashlib.sha256(data + f"\0chunking:target_words={target_words}".encode()).hexdigest()
+
+
 def ingest_trace_id(key: str, sequencer: str) -> str:
     """Deterministic per object event, so a retried event's audit item replaces the earlier one."""
     return "ingest-" + hashlib.sha256(f"{key}\0{sequencer}".encode()).hexdigest()[:24]
@@ -57,8 +63,10 @@ class IngestPipeline:
         embed: Callable[[Sequence[str]], np.ndarray],
         audit: AuditTrail,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        target_words: int = DEFAULT_TARGET_WORDS,
     ) -> None:
         self._s3 = s3
+        self._target_words = target_words
         self._conn = conn
         self._embed = embed
         self._audit = audit
@@ -116,7 +124,7 @@ class IngestPipeline:
             raise DocumentTooLargeError(f"{size} bytes exceeds the {self._max_bytes}-byte limit")
         data, version_id = self._download(record, key)
         converted = convert_document(data, key.rsplit("/", 1)[-1], max_bytes=self._max_bytes)
-        chunks = chunk_document(key, converted)
+        chunks = chunk_document(key, converted, target_words=self._target_words)
         result = index_document(
             self._conn,
             source=key,
@@ -124,7 +132,7 @@ class IngestPipeline:
             title=converted.title,
             version_id=version_id,
             sequencer=sequencer,
-            content_sha256=hashlib.sha256(data).hexdigest(),
+            content_sha256=document_digest(data, self._target_words),
             chunks=[
                 ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body,
                            content_hash=c.content_hash)

@@ -27,7 +27,7 @@ def run_retrieve(
     state = event.state
     guard = state.guard.result
     tier = Tier.parse(state.caller.tier)
-    query_used, hits = _best_search(conn, embedder, guard.search_query, tier, config)
+    query_used, hits = shaped_search(conn, embedder, guard.search_query, tier, config)
     top = max((h.similarity for h in hits), default=0.0)
     # An appointment question is answered from the appointments table even when no policy matches.
     confident = top >= floor.value or bool(guard.appointment_ids)
@@ -68,7 +68,9 @@ def run_retrieve(
     )
 
 
-def _best_search(conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig) -> tuple[str, list[SearchHit]]:
+def shaped_search(conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig) -> tuple[str, list[SearchHit]]:
+    """(the text searched with, its hits): the question sentence of a long message, or the whole
+    message when that scores better (an anaphoric question alone scores low)."""
     candidates = [text]
     focus = question_focus(text)
     if focus:

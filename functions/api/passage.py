@@ -1,0 +1,18 @@
+"""GET /passage handler: the quoted passage behind a citation, within the caller's tiers."""
+
+from aws_lambda_powertools import Logger, Tracer
+
+from caredesk import api_routes
+from caredesk.store.db import connection_from_env
+
+logger = Logger()
+tracer = Tracer()
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler(capture_response=False)
+def handler(event: dict, context) -> dict:
+    status, payload = api_routes.passage(
+        api_routes.proxy_query(event, "chunk_id"), tier_name=api_routes.proxy_tier(event), conn=connection_from_env()
+    )
+    return api_routes.proxy_response(status, payload)

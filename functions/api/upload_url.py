@@ -1,0 +1,23 @@
+"""POST /upload-url handler: a presigned S3 POST under kb/<tier>/ for staff callers only."""
+
+import os
+
+import boto3
+from aws_lambda_powertools import Logger, Tracer
+
+from caredesk import api_routes
+
+logger = Logger()
+tracer = Tracer()
+S3 = boto3.client("s3")
+BUCKET = os.environ["CAREDESK_DOCUMENTS_BUCKET"]
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler(capture_response=False)
+def handler(event: dict, context) -> dict:
+    status, payload = api_routes.upload_url(
+        api_routes.proxy_body(event), tier_name=api_routes.proxy_tier(event), s3=S3, bucket=BUCKET
+    )
+    logger.info("upload-url", extra={"status": status, "key": payload.get("key")})
+    return api_routes.proxy_response(status, payload)

@@ -1,0 +1,131 @@
+"""`caredesk eval`: the golden set against the running stack, or (`--embedded`) against a stack of its own.
+
+Exit codes: 0 the gate passed (or the baseline was updated), 1 the gate failed, 2 no stack / no baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from caredesk_local.evaluation.cases import GOLDEN_PATH, REPO_ROOT, load_cases
+from caredesk_local.evaluation.evaluate import Evaluation, evaluate
+from caredesk_local.evaluation.gate import (
+    BASELINE_PATH,
+    BaselineError,
+    baseline_document,
+    check,
+    format_failures,
+    load_baseline,
+    write_baseline,
+)
+from caredesk_local.evaluation.report import REPORTS_DIR, write_report, write_run
+from caredesk_local.evaluation.runner import HttpPipeline
+
+LOG = logging.getLogger("caredesk.eval")
+# The embedded evaluation's own ports: outside the ephemeral range and apart from `up` and the tests.
+EVAL_PG_PORT = 15446
+EVAL_MOTO_PORT = 15056
+EVAL_API_PORT = 3310
+EVAL_DATA_DIR = REPO_ROOT / ".cache" / "pgdata-eval"
+RUN_PATH = REPO_ROOT / ".cache" / "eval" / "last_run.json"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--embedded", action="store_true",
+                        help="start an embedded stack of its own (own ports), ingest kb/, calibrate, evaluate, stop")
+    parser.add_argument("--update-baseline", action="store_true",
+                        help="write eval/baseline.json from this run (the only way the baseline changes)")
+    parser.add_argument("--no-ablation", action="store_true", help="skip the retrieval ablation and chunk-size sweep")
+    parser.add_argument("--workers", type=int, default=2, help="cases run concurrently (default 2)")
+    parser.add_argument("--cases", type=Path, default=GOLDEN_PATH)
+    parser.add_argument("--baseline", type=Path, default=BASELINE_PATH)
+    parser.add_argument("--out-dir", type=Path, default=REPORTS_DIR)
+    parser.add_argument("--json", action="store_true", help="print the gated metrics and failures as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.getLogger("caredesk.eval").setLevel(logging.INFO)
+    cases = load_cases(args.cases)
+    with _stack(args.embedded) as (pipeline, dsn, model_dir):
+        evaluation = evaluate(cases, pipeline, dsn=dsn, model_dir=model_dir, workers=args.workers,
+                              ablation=not args.no_ablation)
+    command = "caredesk eval" + (" --embedded" if args.embedded else "") + (" --update-baseline" if args.update_baseline else "")
+    return finish(evaluation, args, command=command)
+
+
+def finish(evaluation: Evaluation, args: argparse.Namespace, *, command: str) -> int:
+    write_run(evaluation, RUN_PATH)
+    failures = None
+    if args.update_baseline:
+        path = write_baseline(baseline_document(evaluation.summary, details=evaluation.details), args.baseline)
+        message = f"baseline written to {path}"
+    else:
+        try:
+            failures = check(evaluation.gated, load_baseline(args.baseline))
+        except BaselineError as exc:
+            print(f"caredesk eval: {exc}", file=sys.stderr)
+        message = format_failures(failures) if failures is not None else "no baseline to compare with"
+    report = write_report(evaluation, failures, out_dir=args.out_dir, command=command)
+    if args.json:
+        sys.stdout.write(json.dumps({
+            "report": str(report), "gate_passed": failures == [] if failures is not None else None,
+            "failures": [f.message for f in failures or []],
+            "metrics": {k: v.to_dict() for k, v in evaluation.gated.items()},
+            "pipeline_seconds": round(evaluation.pipeline_seconds, 1),
+        }, indent=2) + "\n")
+    else:
+        print(message)
+        print(f"report: {report}")
+    if failures is None:
+        return 0 if args.update_baseline else 2
+    return 1 if failures else 0
+
+
+@contextlib.contextmanager
+def _stack(embedded: bool) -> Iterator[tuple[HttpPipeline, str, Path]]:
+    if not embedded:
+        from caredesk_local.running import find_stack
+
+        stack = find_stack()
+        yield HttpPipeline(stack.api_url, stack.table("audit_table")), stack.info["dsn"], Path(stack.info["model_dir"])
+        return
+    with embedded_stack() as (stack, running):
+        yield HttpPipeline(running.api_url, running.table("audit_table")), stack.dsn, stack.config.model_dir
+
+
+@contextlib.contextmanager
+def embedded_stack(
+    *, data_dir: Path = EVAL_DATA_DIR, pg_port: int = EVAL_PG_PORT, moto_port: int = EVAL_MOTO_PORT,
+    api_port: int = EVAL_API_PORT,
+) -> Iterator[tuple[Any, Any]]:
+    """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""
+    from caredesk_local.api import QueryRunner, ask_schema, serve
+    from caredesk_local.calibrate_cli import calibrate_dsn
+    from caredesk_local.ingest_cli import plan_uploads, upload_and_wait
+    from caredesk_local.running import RunningStack
+    from caredesk_local.stack import EmbeddedStack, StackConfig
+
+    shutil.rmtree(data_dir, ignore_errors=True)
+    config = StackConfig(data_dir=data_dir, pg_port=pg_port, moto_port=moto_port)
+    with EmbeddedStack(config) as stack:
+        runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
+        api = serve(runner, ask_schema(stack.template.body), port=api_port, static_dir=REPO_ROOT / "web")
+        try:
+            running = RunningStack({**stack.describe(), "api_url": api.url})
+            folders = [REPO_ROOT / "kb" / tier for tier in ("public", "patient", "staff")]
+            results = upload_and_wait(running, plan_uploads(folders, tier=None))
+            failed = [r for r in results if r["outcome"] != "indexed"]
+            if failed:
+                raise RuntimeError(f"the sample knowledge base did not ingest: {failed}")
+            calibrate_dsn(stack.dsn, config.model_dir, REPO_ROOT / "eval" / "calibration_probes.jsonl")
+            yield stack, running
+        finally:
+            api.stop()

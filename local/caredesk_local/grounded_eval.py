@@ -1,0 +1,188 @@
+"""Measuring the grounded-answer steps on the golden set, without the whole stack (issue 7).
+
+Used by tests/integration/test_retrieval_quality.py and bench/retrieval_bench.py until the
+evaluation harness (`caredesk eval`) lands: the sample knowledge base is converted, chunked and
+indexed straight into a Postgres (no S3, no Lambda), then the steps' own functions are called.
+
+Scoring follows eval/README.md: a retrieval hit at k when any of the top-k chunks has a
+`(source, heading)` in the case's gold (section level) or a gold source (document level).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from caredesk.compose import compose
+from caredesk.contracts import Outcome, Passage, Turn
+from caredesk.followup import contextualise
+from caredesk.guard.pii import mask_pii
+from caredesk.ingest.chunking import chunk_document
+from caredesk.ingest.convert import convert_document
+from caredesk.review import review_draft
+from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
+from caredesk.steps.review_step import render_answer
+from caredesk.store.documents import ChunkInput, index_document
+from caredesk.store.search import SearchHit, SearchMode
+from caredesk.tiers import Tier
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+GOLDEN_PATH = REPO_ROOT / "eval" / "golden.jsonl"
+TIER_FOLDERS = ("public", "patient", "staff")
+# The types the recall goal is stated for (issue 7) and the other answerable document types.
+RECALL_TYPES = ("lookup", "paraphrase", "multi_section", "long_form")
+DOCUMENT_TYPES = (*RECALL_TYPES, "multi_turn", "pii")
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+def index_kb(conn, embed: Embed, repo_root: Path = REPO_ROOT) -> int:
+    """Index every document under kb/<tier>/ as the ingest Lambda would; returns the chunk count."""
+    total = 0
+    for sequence, path in enumerate(_kb_documents(repo_root), start=1):
+        source = path.relative_to(repo_root).as_posix()
+        data = path.read_bytes()
+        converted = convert_document(data, path.name)
+        chunks = chunk_document(source, converted)
+        index_document(
+            conn,
+            source=source,
+            tier=source.split("/")[1],
+            title=converted.title,
+            version_id=None,
+            sequencer=f"{sequence:08X}",
+            content_sha256=hashlib.sha256(data).hexdigest(),
+            chunks=[
+                ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body,
+                           content_hash=c.content_hash)
+                for c in chunks
+            ],
+            embed=embed,
+        )
+        total += len(chunks)
+    return total
+
+
+def _kb_documents(repo_root: Path) -> list[Path]:
+    kb_root = repo_root / "kb"
+    return sorted(p for tier in TIER_FOLDERS for p in (kb_root / tier).rglob("*") if p.is_file())
+
+
+def load_golden(path: Path = GOLDEN_PATH, *, split: str | None = None, types: Iterable[str] | None = None) -> list[dict]:
+    wanted = set(types) if types is not None else None
+    cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        c for c in cases
+        if (split is None or c["split"] == split) and (wanted is None or c["type"] in wanted)
+    ]
+
+
+def search_text(case: dict) -> str:
+    """What the guard step hands to Retrieve: the masked last turn, contextualised by the earlier ones."""
+    history = [
+        Turn(masked_question=mask_pii(turn["question"]).masked, outcome=Outcome.ANSWERED)
+        for turn in case["turns"][:-1]
+    ]
+    return contextualise(mask_pii(case["turns"][-1]["question"]).masked, history)
+
+
+def caller_tier(case: dict) -> Tier:
+    return Tier.parse(case["turns"][-1]["tier"])
+
+
+def is_hit(case: dict, hits: Sequence[SearchHit], k: int, *, section: bool = False) -> bool:
+    """Document level by default (a gold source in the top k); section level: a gold (source, heading)."""
+    if section:
+        sections = {(g["source"], g["heading"]) for g in case["gold"]}
+        return any((h.source, h.heading) in sections for h in hits[:k])
+    sources = {g["source"] for g in case["gold"]}
+    return any(h.source in sources for h in hits[:k])
+
+
+def section_coverage(case: dict, hits: Sequence[SearchHit], k: int) -> float:
+    sections = {(g["source"], g["heading"]) for g in case["gold"]}
+    found = sections & {(h.source, h.heading) for h in hits[:k]}
+    return len(found) / max(1, len(sections))
+
+
+@dataclass
+class RetrievalReport:
+    k: int
+    mode: str
+    by_type: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    section_by_type: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    misses: list[str] = field(default_factory=list)
+
+    def recall(self, types: Iterable[str] | None = None, *, section: bool = False) -> float:
+        table = self.section_by_type if section else self.by_type
+        wanted = None if types is None else set(types)
+        chosen = [hit for t, hits in table.items() if wanted is None or t in wanted for hit in hits]
+        return sum(chosen) / max(1, len(chosen))
+
+    def counts(self, case_type: str, *, section: bool = False) -> tuple[int, int]:
+        hits = (self.section_by_type if section else self.by_type).get(case_type, [])
+        return sum(hits), len(hits)
+
+
+def measure_retrieval(conn, embedder, cases: Sequence[dict], *, k: int = 5,
+                      mode: SearchMode = SearchMode.HYBRID) -> RetrievalReport:
+    """Recall@k of the Retrieve step's own search (query shaping included) over `cases`."""
+    report = RetrievalReport(k=k, mode=mode.value)
+    config = RetrieveConfig(k=k, mode=mode)
+    for case in cases:
+        _query, hits = shaped_search(conn, embedder, search_text(case), caller_tier(case), config)
+        hit = is_hit(case, hits, k)
+        report.by_type[case["type"]].append(hit)
+        report.section_by_type[case["type"]].append(is_hit(case, hits, k, section=True))
+        if not hit:
+            report.misses.append(case["id"])
+    return report
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    case_id: str
+    answer: str
+    facts_found: bool
+    removed: int
+
+
+def answer_case(conn, embedder, case: dict, *, k: int = 5) -> tuple[str, int]:
+    """(answer, sentences removed by review) from retrieve -> extractive compose -> review."""
+    query, hits = shaped_search(conn, embedder, search_text(case), caller_tier(case), RetrieveConfig(k=k))
+    passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
+                        similarity=h.similarity) for h in hits]
+    draft = compose(query, passages, embedder.embed)
+    outcome = review_draft(draft, passages, embedder.embed)
+    answer, _citations = render_answer([], outcome.kept, passages)
+    return answer, len(outcome.removed)
+
+
+def facts_present(case: dict, answer: str) -> bool:
+    lowered = answer.lower()
+    return all(any(alt.strip().lower() in lowered for alt in fact.split(" || ")) for fact in case["facts"])
+
+
+def measure_answers(conn, embedder, cases: Sequence[dict], *, k: int = 5) -> list[AnswerCheck]:
+    checks = []
+    for case in cases:
+        answer, removed = answer_case(conn, embedder, case, k=k)
+        checks.append(AnswerCheck(case["id"], answer, facts_present(case, answer), removed))
+    return checks
+
+
+def summary_rows(report: RetrievalReport, types: Sequence[str]) -> list[dict[str, Any]]:
+    rows = []
+    for case_type in types:
+        hits, total = report.counts(case_type)
+        section_hits, _ = report.counts(case_type, section=True)
+        rows.append({"type": case_type, "n": total, "hits": hits, "recall": hits / max(1, total),
+                     "section_hits": section_hits, "section_recall": section_hits / max(1, total)})
+    return rows

@@ -1,0 +1,249 @@
+// CareDesk chat page: POST ask, keep the session across turns, show cited replies.
+// Everything the server sends is inserted as text (textContent), never as HTML.
+"use strict";
+
+(function () {
+  const SESSION_KEY = "caredesk.session_id";
+  const BADGES = {
+    answered: "Answer from the clinic's documents",
+    abstained: "I do not know",
+    handover: "Handed over to staff",
+    blocked: "Message blocked",
+    crisis: "Urgent: please get help now",
+    error: "Something went wrong",
+  };
+  // Phone numbers in a crisis reply: "112", "14416", "1-800-891-4416" (never "24/7").
+  const PHONE = /\b\d[\d-]{1,13}\d\b/g;
+
+  const form = document.getElementById("ask-form");
+  const question = document.getElementById("question");
+  const askButton = document.getElementById("ask-button");
+  const newButton = document.getElementById("new-conversation");
+  const log = document.getElementById("log");
+  const statusLine = document.getElementById("status");
+  const errorBox = document.getElementById("error");
+  const emptyHint = document.getElementById("empty-hint");
+  const replyTemplate = document.getElementById("reply-template");
+  let busy = false;
+  let citationCounter = 0;
+
+  function sessionId() {
+    try { return window.sessionStorage.getItem(SESSION_KEY); } catch (e) { return null; }
+  }
+  function rememberSession(id) {
+    try { if (id) window.sessionStorage.setItem(SESSION_KEY, id); } catch (e) { /* private mode: memory only */ }
+  }
+  function forgetSession() {
+    try { window.sessionStorage.removeItem(SESSION_KEY); } catch (e) { /* nothing stored */ }
+  }
+
+  function setBusy(on) {
+    busy = on;
+    askButton.disabled = on;
+    log.setAttribute("aria-busy", on ? "true" : "false");
+    statusLine.textContent = on ? "CareDesk is looking this up in the clinic's documents..." : "";
+    statusLine.classList.toggle("busy", on);
+  }
+
+  function showError(message, traceId) {
+    errorBox.textContent = "";
+    const text = document.createElement("p");
+    text.textContent = message;
+    errorBox.appendChild(text);
+    if (traceId) {
+      const ref = document.createElement("p");
+      ref.className = "error-trace";
+      ref.append("Reference for support: ");
+      const code = document.createElement("code");
+      code.textContent = traceId;
+      ref.appendChild(code);
+      errorBox.appendChild(ref);
+    }
+    errorBox.hidden = false;
+  }
+  function clearError() {
+    errorBox.hidden = true;
+    errorBox.textContent = "";
+  }
+
+  function addUserTurn(text) {
+    emptyHint.hidden = true;
+    const item = document.createElement("li");
+    item.className = "turn user";
+    const who = document.createElement("p");
+    who.className = "who";
+    who.textContent = "You asked";
+    const body = document.createElement("p");
+    body.textContent = text;
+    item.append(who, body);
+    log.appendChild(item);
+  }
+
+  function addReply(reply) {
+    const fragment = replyTemplate.content.cloneNode(true);
+    const item = fragment.querySelector("li");
+    const outcome = BADGES[reply.outcome] ? reply.outcome : "error";
+    item.classList.add("outcome-" + outcome);
+    item.dataset.outcome = outcome;
+    const badge = item.querySelector(".badge");
+    badge.textContent = BADGES[outcome];
+    badge.classList.add("badge-" + outcome);
+
+    const answer = item.querySelector(".answer");
+    for (const paragraph of String(reply.answer || "").split(/\n{2,}/)) {
+      const p = document.createElement("p");
+      p.textContent = paragraph;
+      answer.appendChild(p);
+    }
+    if (outcome === "crisis") {
+      item.querySelector("article").setAttribute("role", "alert");
+      const numbers = Array.from(new Set(String(reply.answer || "").match(PHONE) || []));
+      if (numbers.length) {
+        const list = item.querySelector(".resource-list");
+        for (const number of numbers) {
+          const li = document.createElement("li");
+          const link = document.createElement("a");
+          link.href = "tel:" + number.replace(/-/g, "");
+          link.textContent = "Call " + number;
+          li.appendChild(link);
+          list.appendChild(li);
+        }
+        item.querySelector(".resources").hidden = false;
+      }
+    }
+    const citations = Array.isArray(reply.citations) ? reply.citations : [];
+    if (citations.length) {
+      const list = item.querySelector(".citations");
+      citations.forEach(function (citation, index) { list.appendChild(citationItem(citation, index + 1)); });
+      item.querySelector(".sources").hidden = false;
+    }
+    item.querySelector(".disclaimer").textContent = reply.disclaimer || "";
+    item.querySelector(".trace-id").textContent = reply.trace_id || "-";
+    log.appendChild(fragment);
+  }
+
+  function citationItem(citation, number) {
+    citationCounter += 1;
+    const quoteId = "quote-" + citationCounter;
+    const li = document.createElement("li");
+    li.className = "citation";
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "cite-toggle";
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.setAttribute("aria-controls", quoteId);
+    toggle.textContent = (citation.heading || "Section") + " - show the quoted passage";
+    const source = document.createElement("span");
+    source.className = "cite-source";
+    source.textContent = "[" + number + "] " + (citation.source || "");
+    const quote = document.createElement("blockquote");
+    quote.className = "quote";
+    quote.id = quoteId;
+    quote.hidden = true;
+    toggle.addEventListener("click", function () { toggleQuote(toggle, quote, citation); });
+    li.append(source, toggle, quote);
+    return li;
+  }
+
+  async function toggleQuote(toggle, quote, citation) {
+    const open = toggle.getAttribute("aria-expanded") === "true";
+    if (open) {
+      toggle.setAttribute("aria-expanded", "false");
+      toggle.textContent = (citation.heading || "Section") + " - show the quoted passage";
+      quote.hidden = true;
+      return;
+    }
+    if (!quote.dataset.loaded) {
+      quote.textContent = "Loading the passage...";
+      quote.hidden = false;
+      try {
+        const response = await fetch("passage?chunk_id=" + encodeURIComponent(citation.chunk_id), {
+          headers: { "Accept": "application/json" },
+        });
+        const body = await response.json().catch(function () { return {}; });
+        if (!response.ok) {
+          quote.textContent = "The passage could not be shown (" + (body.message || response.status) + ").";
+        } else {
+          quote.textContent = body.text || "";
+          quote.dataset.loaded = "true";
+        }
+      } catch (e) {
+        quote.textContent = "The passage could not be loaded: the service did not answer.";
+      }
+    }
+    quote.hidden = false;
+    toggle.setAttribute("aria-expanded", "true");
+    toggle.textContent = (citation.heading || "Section") + " - hide the quoted passage";
+  }
+
+  async function ask(text) {
+    const body = { question: text };
+    const session = sessionId();
+    if (session) body.session_id = session;
+    let response;
+    try {
+      response = await fetch("ask", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Accept": "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (e) {
+      showError("CareDesk could not be reached. Check your connection and try again.");
+      return;
+    }
+    const payload = await response.json().catch(function () { return null; });
+    if (payload && payload.outcome) {
+      rememberSession(payload.session_id);
+      addReply(payload);
+      if (payload.outcome === "error") {
+        showError("Your question could not be answered this time. Please try again, or contact the front desk.",
+                  payload.trace_id);
+      }
+      return;
+    }
+    const reason = payload && payload.message ? payload.message : "HTTP " + response.status;
+    if (response.status === 400) {
+      showError("CareDesk could not read that question: " + reason);
+    } else {
+      showError("Something went wrong (" + reason + "). Please try again, or contact the front desk.",
+                response.headers.get("x-amzn-requestid") || response.headers.get("x-request-id"));
+    }
+  }
+
+  form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    if (busy) return;
+    const text = question.value.trim();
+    if (!text) {
+      showError("Please type a question first.");
+      question.focus();
+      return;
+    }
+    clearError();
+    addUserTurn(text);
+    question.value = "";
+    setBusy(true);
+    try {
+      await ask(text);
+    } finally {
+      setBusy(false);
+      question.focus();
+    }
+  });
+
+  question.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  newButton.addEventListener("click", function () {
+    forgetSession();
+    log.textContent = "";
+    clearError();
+    emptyHint.hidden = false;
+    statusLine.textContent = "Started a new conversation.";
+    question.focus();
+  });
+})();
