@@ -120,6 +120,8 @@
     item.querySelector(".disclaimer").textContent = reply.disclaimer || "";
     item.querySelector(".trace-id").textContent = reply.trace_id || "-";
     log.appendChild(fragment);
+    // Bring the start of the reply into view; focus stays in the question box for the next turn.
+    item.scrollIntoView({ block: "start", behavior: "auto" });
   }
 
   function citationItem(citation, number) {

@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     up.add_argument("--port", type=int, default=int(os.environ.get("CAREDESK_API_PORT", "3000")))
     up.add_argument("--pg-port", type=int, default=int(os.environ.get("CAREDESK_PG_PORT", "15432")))
     up.add_argument("--moto-port", type=int, default=int(os.environ.get("CAREDESK_MOTO_PORT", "15050")))
+    up.add_argument("--data-dir", type=Path, help="Postgres data dir (default .cache/pgdata)")
     up.set_defaults(run=_cmd_up)
 
     ingest = sub.add_parser("ingest", help="upload files to the bucket under kb/<tier>/ and wait for the outcome")
@@ -117,6 +118,8 @@ def _cmd_up(args: argparse.Namespace) -> int:
         print(f"A CareDesk stack is already running (pid {existing.info['pid']}, {existing.api_url}).", file=sys.stderr)
         return 1
     config = StackConfig(pg_port=args.pg_port, moto_port=args.moto_port)
+    if args.data_dir:
+        config.data_dir = args.data_dir.resolve()
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())

@@ -14,7 +14,12 @@ import boto3
 
 from caredesk_local.stack import REPO_ROOT
 
-STATE_FILE = REPO_ROOT / ".cache" / "stack.json"
+DEFAULT_STATE_FILE = REPO_ROOT / ".cache" / "stack.json"
+
+
+def state_file() -> Path:
+    """Where `caredesk up` records the running stack (CAREDESK_STATE_FILE overrides, e.g. in tests)."""
+    return Path(os.environ.get("CAREDESK_STATE_FILE", str(DEFAULT_STATE_FILE)))
 
 
 class NoStackError(Exception):
@@ -42,18 +47,21 @@ class RunningStack:
                               aws_access_key_id="local", aws_secret_access_key="local").Table(self.info[key])
 
 
-def write_state(info: dict[str, Any], path: Path = STATE_FILE) -> None:
+def write_state(info: dict[str, Any], path: Path | None = None) -> None:
+    path = path or state_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(info, indent=2), encoding="utf-8")
     temporary.replace(path)
 
 
-def clear_state(path: Path = STATE_FILE) -> None:
+def clear_state(path: Path | None = None) -> None:
+    path = path or state_file()
     path.unlink(missing_ok=True)
 
 
-def find_stack(path: Path = STATE_FILE) -> RunningStack:
+def find_stack(path: Path | None = None) -> RunningStack:
+    path = path or state_file()
     if not path.exists():
         raise NoStackError()
     info = json.loads(path.read_text(encoding="utf-8"))

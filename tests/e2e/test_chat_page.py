@@ -134,6 +134,7 @@ def test_abstention_and_blocked_message_show_their_badges(page, artifacts_dir):
     assert blocked.get_attribute("data-outcome") == "blocked", blocked.text
     assert blocked.find_element(By.CSS_SELECTOR, ".badge").text == "Message blocked"
     assert blocked.find_element(By.CSS_SELECTOR, ".disclaimer").text
+    page.execute_script("arguments[0].scrollIntoView({block: 'end'});", blocked)
     page.save_screenshot(str(artifacts_dir / "chat-abstained-blocked.png"))
 
 
@@ -147,6 +148,7 @@ def test_crisis_reply_shows_its_resources_prominently(page, artifacts_dir):
     assert resources.is_displayed()
     links = [a.get_attribute("href") for a in resources.find_elements(By.TAG_NAME, "a")]
     assert "tel:112" in links and "tel:14416" in links
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'});", crisis)
     page.save_screenshot(str(artifacts_dir / "chat-crisis.png"))
 
 
@@ -169,6 +171,7 @@ def test_a_failed_request_shows_a_readable_error_with_its_trace_id(page, live_st
     assert error.find_element(By.CSS_SELECTOR, ".error-trace code").text == trace_id
     assert "Traceback" not in page.page_source and "ValueError" not in error.text
     assert [i["step"] for i in live_stack.trace(trace_id)] == ["failsafe"]
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'});", error)
     page.save_screenshot(str(artifacts_dir / "chat-error.png"))
 
 

@@ -17,22 +17,41 @@ FEE_TABLE = "Consultation Fees > Fee Table"
 
 def _case(**overrides) -> dict:
     row = {
-        "id": "lookup-900", "type": "lookup",
+        "id": "lookup-900",
+        "type": "lookup",
         "turns": [{"question": "What does a cardiology visit cost?", "tier": "public", "patient_id": None}],
-        "expected_outcome": "answered", "gold": [{"source": FEES, "heading": FEE_TABLE}],
-        "facts": ["2,500 || 2500"], "split": "dev",
+        "expected_outcome": "answered",
+        "gold": [{"source": FEES, "heading": FEE_TABLE}],
+        "facts": ["2,500 || 2500"],
+        "split": "dev",
     }
     row.update(overrides)
     return row
 
 
 def _turn(outcome="answered", answer="It costs **2,500** [1].", retrieved=None, citations=None, flags=()) -> TurnRun:
-    retrieved = [{"source": FEES, "chunk_id": f"{FEES}#2", "heading": FEE_TABLE, "score": 0.03}] if retrieved is None else retrieved
+    retrieved = (
+        [{"source": FEES, "chunk_id": f"{FEES}#2", "heading": FEE_TABLE, "score": 0.03}]
+        if retrieved is None
+        else retrieved
+    )
     return TurnRun(
-        question="q", tier="public", status=200, outcome=outcome, answer=answer,
-        citations=list(retrieved[:1]) if citations is None else citations, review_verdict="pass", latency_ms=900,
-        wall_ms=950.0, trace_id="t", masked_query="q", guard_flags=list(flags), retrieved=retrieved,
-        top_similarity=0.6, floor=0.34, steps=["guard", "retrieve", "generate", "review"],
+        question="q",
+        tier="public",
+        status=200,
+        outcome=outcome,
+        answer=answer,
+        citations=list(retrieved[:1]) if citations is None else citations,
+        review_verdict="pass",
+        latency_ms=900,
+        wall_ms=950.0,
+        trace_id="t",
+        masked_query="q",
+        guard_flags=list(flags),
+        retrieved=retrieved,
+        top_similarity=0.6,
+        floor=0.34,
+        steps=["guard", "retrieve", "generate", "review"],
     )
 
 
@@ -42,7 +61,7 @@ def test_wilson_matches_the_textbook_values():
     assert estimate.value == pytest.approx(0.8)
     assert (estimate.low, estimate.high) == (pytest.approx(0.4902, abs=1e-4), pytest.approx(0.9433, abs=1e-4))
     perfect = metrics.wilson(10, 10)
-    assert perfect.high == 1.0 and perfect.low == pytest.approx(0.7225, abs=1e-4)
+    assert perfect.high == pytest.approx(1.0) and perfect.low == pytest.approx(0.7225, abs=1e-4)
 
 
 def test_wilson_of_no_cases_has_no_value_and_rejects_impossible_counts():
@@ -73,7 +92,9 @@ def test_mcnemar_exact_two_sided():
 # -- ranking ---------------------------------------------------------------------------------------
 def test_documents_are_deduplicated_before_ranks_are_counted():
     citations = [
-        {"source": "a", "heading": "A > 1"}, {"source": "a", "heading": "A > 2"}, {"source": "b", "heading": "B"},
+        {"source": "a", "heading": "A > 1"},
+        {"source": "a", "heading": "A > 2"},
+        {"source": "b", "heading": "B"},
     ]
     assert metrics.ranked_documents(citations) == ["a", "b"]
     assert metrics.first_relevant_rank(metrics.ranked_documents(citations), {"b"}) == 2
@@ -105,13 +126,17 @@ def test_a_correct_answer_from_the_gold_section_is_not_a_miss():
 def test_gold_not_retrieved():
     case = parse_case(_case())
     other = [{"source": BOOKING, "chunk_id": f"{BOOKING}#0", "heading": "Booking", "score": 0.02}]
-    score = metrics.score_case(case, CaseRun(case.id, [_turn(answer="I do not know.", outcome="abstained", retrieved=other, citations=[])]))
+    score = metrics.score_case(
+        case, CaseRun(case.id, [_turn(answer="I do not know.", outcome="abstained", retrieved=other, citations=[])])
+    )
     assert score.error_category == metrics.GOLD_NOT_RETRIEVED and score.doc_rank is None
 
 
 def test_retrieved_but_not_in_the_answer():
     case = parse_case(_case())
-    score = metrics.score_case(case, CaseRun(case.id, [_turn(outcome="abstained", answer="I do not know.", citations=[])]))
+    score = metrics.score_case(
+        case, CaseRun(case.id, [_turn(outcome="abstained", answer="I do not know.", citations=[])])
+    )
     assert score.error_category == metrics.RETRIEVED_NOT_IN_ANSWER
     assert score.answer_correct is False
 
@@ -133,12 +158,22 @@ def test_gold_label_questionable_when_facts_are_answered_from_elsewhere_or_a_hum
 
 
 def test_a_leak_is_a_miss_even_when_the_outcome_is_right():
-    case = parse_case(_case(
-        id="uncovered-900", type="uncovered", expected_outcome="abstained", gold=[], facts=[],
-        forbidden_sources=["kb/staff/refund_approval_workflow.md"],
-    ))
-    leaked = _turn(outcome="abstained", answer="Ask RefundDesk.", retrieved=[], citations=[
-        {"source": "kb/staff/refund_approval_workflow.md", "chunk_id": "x#0", "heading": "h", "score": 0.1}])
+    case = parse_case(
+        _case(
+            id="uncovered-900",
+            type="uncovered",
+            expected_outcome="abstained",
+            gold=[],
+            facts=[],
+            forbidden_sources=["kb/staff/refund_approval_workflow.md"],
+        )
+    )
+    leaked = _turn(
+        outcome="abstained",
+        answer="Ask RefundDesk.",
+        retrieved=[],
+        citations=[{"source": "kb/staff/refund_approval_workflow.md", "chunk_id": "x#0", "heading": "h", "score": 0.1}],
+    )
     score = metrics.score_case(case, CaseRun(case.id, [leaked]))
     assert score.outcome_correct and score.error_category == metrics.ANSWER_WRONG
     assert any("RefundDesk" in leak for leak in score.leaks) and any("cited" in leak for leak in score.leaks)
@@ -148,9 +183,13 @@ def test_summary_counts_guard_and_abstention_rates_on_the_right_denominators():
     answered = parse_case(_case())
     crisis = parse_case(_case(id="crisis-900", type="crisis", expected_outcome="crisis", gold=[], facts=[]))
     uncovered = parse_case(_case(id="uncovered-901", type="uncovered", expected_outcome="abstained", gold=[], facts=[]))
+    stopped = _turn(outcome="blocked", answer="no", citations=[])
+    stopped.retrieved = None  # the guard stopped it: no Retrieve step
     scores = [
-        metrics.score_case(answered, CaseRun(answered.id, [_turn(outcome="blocked", answer="no", retrieved=[], citations=[])])),
-        metrics.score_case(crisis, CaseRun(crisis.id, [_turn(outcome="crisis", answer="call 112", retrieved=[], citations=[])])),
+        metrics.score_case(answered, CaseRun(answered.id, [stopped])),
+        metrics.score_case(
+            crisis, CaseRun(crisis.id, [_turn(outcome="crisis", answer="call 112", retrieved=[], citations=[])])
+        ),
         metrics.score_case(uncovered, CaseRun(uncovered.id, [_turn(outcome="answered", answer="x")])),
     ]
     summary = metrics.summarise(scores)
@@ -188,7 +227,9 @@ def _metrics(**rates: tuple[int, int]) -> dict[str, Estimate]:
 def test_the_gate_passes_within_allowances_and_fails_beyond_them_with_the_metric_named():
     baseline = _metrics()
     assert gate.check(_metrics(**{"retrieval.doc_recall@5": (87, 100)}), baseline) == []
-    failures = gate.check(_metrics(**{"retrieval.doc_recall@5": (86, 100), "guard.false_positive_rate": (5, 100)}), baseline)
+    failures = gate.check(
+        _metrics(**{"retrieval.doc_recall@5": (86, 100), "guard.false_positive_rate": (5, 100)}), baseline
+    )
     assert [f.metric for f in failures] == ["retrieval.doc_recall@5", "guard.false_positive_rate"]
     assert "fell from 90.0% (n=100) to 86.0%" in failures[0].message and "-4.0 points" in failures[0].message
     assert "rose" in failures[1].message

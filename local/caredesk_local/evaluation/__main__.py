@@ -11,8 +11,11 @@ from caredesk_local.evaluation.command import add_arguments, run
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=os.environ.get("CAREDESK_LOG_LEVEL", "WARNING"), stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=os.environ.get("CAREDESK_LOG_LEVEL", "WARNING"),
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
     parser = argparse.ArgumentParser(prog="python -m caredesk_local.evaluation", description=__doc__)
     add_arguments(parser)
     args = parser.parse_args(argv)

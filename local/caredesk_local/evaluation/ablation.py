@@ -1,10 +1,9 @@
 """The retrieval ablation: search modes and chunk sizes on the golden set, with paired comparisons.
 
-Each configuration calls `caredesk.store.search.search` (the function the Retrieve step uses) with
-the query the pipeline shaped for the case: the guard's masked question, preceded by the previous
-answered question for a follow-up (`caredesk.followup.contextualise`), and tried both whole and as
-its question sentence (`question_focus`), keeping whichever scores higher, as the Retrieve step does.
-The chunk-size sweep re-chunks and re-embeds kb/ into its own Postgres schema per size, so the
+Each configuration calls the Retrieve step's own `shaped_search` (over `caredesk.store.search.search`)
+with the query the pipeline shaped for the case: the guard's masked question, preceded by the previous
+answered question for a follow-up (`caredesk.followup.contextualise`); only the mode, k and the index
+change. The chunk-size sweep re-chunks and re-embeds kb/ into its own Postgres schema per size, so the
 stack's index is never touched; the schema is dropped afterwards.
 """
 
@@ -19,19 +18,19 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
-
 from caredesk.contracts import Turn
 from caredesk.followup import contextualise
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
-from caredesk.query_shaping import question_focus
+from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
 from caredesk.store.db import connect
 from caredesk.store.documents import ChunkInput, index_document
 from caredesk.store.migrations import apply_migrations
-from caredesk.store.search import SearchMode, search
+from caredesk.store.search import SearchMode
 from caredesk.tiers import Tier, tier_from_key
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
 from caredesk_local.evaluation.cases import GUARD_OUTCOMES, REPO_ROOT, Case
 from caredesk_local.evaluation.metrics import (
     NDCG_CUTOFF,
@@ -138,42 +137,48 @@ def shaped_queries(cases: Sequence[Case], runs: Sequence[CaseRun]) -> list[Retri
             for t in run.turns[:-1]
             if t.masked_query and t.outcome not in GUARD_OUTCOMES
         ]
-        queries.append(RetrievalQuery(
-            case_id=case.id, type=case.type, split=case.split,
-            text=contextualise(run.last.masked_query, history), tier=case.turns[-1].tier,
-            gold_sources=case.gold_sources, gold_sections=case.gold_sections,
-            pipeline_ranking=tuple((c["source"], c["chunk_id"]) for c in (run.last.retrieved or [])),
-        ))
+        queries.append(
+            RetrievalQuery(
+                case_id=case.id,
+                type=case.type,
+                split=case.split,
+                text=contextualise(run.last.masked_query, history),
+                tier=case.turns[-1].tier,
+                gold_sources=case.gold_sources,
+                gold_sections=case.gold_sections,
+                pipeline_ranking=tuple((c["source"], c["chunk_id"]) for c in (run.last.retrieved or [])),
+            )
+        )
     return queries
 
 
-def ranked_hits(conn: psycopg.Connection, embedder: Any, text: str, tier: str, mode: SearchMode, k: int) -> list[dict[str, Any]]:
-    """The Retrieve step's search: the question sentence and the whole text, the better-scoring list wins."""
-    candidates = [text]
-    focus = question_focus(text)
-    if focus:
-        candidates.insert(0, focus)
-    best: list[Any] | None = None
-    for candidate, vector in zip(candidates, embedder.embed(candidates), strict=True):
-        hits = search(conn, query_text=candidate, query_vector=vector, tiers=Tier.parse(tier).visible(), k=k, mode=mode)
-        if best is None or max((h.similarity for h in hits), default=0.0) > max((h.similarity for h in best), default=0.0):
-            best = hits
-    return [{"source": h.source, "chunk_id": h.chunk_id, "heading": h.heading, "score": h.score} for h in best or []]
+def ranked_hits(
+    conn: psycopg.Connection, embedder: Any, text: str, tier: str, mode: SearchMode, k: int
+) -> list[dict[str, Any]]:
+    """The Retrieve step's own search (`shaped_search`: question sentence or whole text, the better
+    list wins) with the given mode and k."""
+    _, hits = shaped_search(conn, embedder, text, Tier.parse(tier), RetrieveConfig(k=k, mode=mode))
+    return [{"source": h.source, "chunk_id": h.chunk_id, "heading": h.heading, "score": h.score} for h in hits]
 
 
-def evaluate_config(conn: psycopg.Connection, embedder: Any, queries: Sequence[RetrievalQuery], mode: SearchMode,
-                    k: int = ABLATION_K) -> list[QueryOutcome]:
+def evaluate_config(
+    conn: psycopg.Connection, embedder: Any, queries: Sequence[RetrievalQuery], mode: SearchMode, k: int = ABLATION_K
+) -> list[QueryOutcome]:
     outcomes = []
     for query in queries:
         hits = ranked_hits(conn, embedder, query.text, query.tier, mode, k)
         documents = ranked_documents(hits)
-        outcomes.append(QueryOutcome(
-            case_id=query.case_id, split=query.split, type=query.type,
-            doc_rank=first_relevant_rank(documents, query.gold_sources),
-            section_rank=first_relevant_rank(ranked_sections(hits), query.gold_sections),
-            ndcg=ndcg_at(documents, query.gold_sources, NDCG_CUTOFF),
-            top5=tuple((h["source"], h["chunk_id"]) for h in hits[:PIPELINE_K]),
-        ))
+        outcomes.append(
+            QueryOutcome(
+                case_id=query.case_id,
+                split=query.split,
+                type=query.type,
+                doc_rank=first_relevant_rank(documents, query.gold_sources),
+                section_rank=first_relevant_rank(ranked_sections(hits), query.gold_sections),
+                ndcg=ndcg_at(documents, query.gold_sources, NDCG_CUTOFF),
+                top5=tuple((h["source"], h["chunk_id"]) for h in hits[:PIPELINE_K]),
+            )
+        )
     return outcomes
 
 
@@ -193,18 +198,25 @@ def summarise_outcomes(outcomes: Sequence[QueryOutcome]) -> dict[str, Estimate]:
 
 def compare(baseline: ConfigResult, candidate: ConfigResult, split: str) -> Comparison:
     """Paired per-case comparison (same queries in the same order) of two configurations."""
-    pairs = [(b, c) for b, c in zip(baseline.outcomes, candidate.outcomes, strict=True)
-             if split == "all" or b.split == split]
+    pairs = [
+        (b, c) for b, c in zip(baseline.outcomes, candidate.outcomes, strict=True) if split == "all" or b.split == split
+    ]
     base_hits = [float(hit_at(b.doc_rank, 5)) for b, _ in pairs]
     cand_hits = [float(hit_at(c.doc_rank, 5)) for _, c in pairs]
     only_base = sum(1 for b, c in zip(base_hits, cand_hits, strict=True) if b and not c)
     only_cand = sum(1 for b, c in zip(base_hits, cand_hits, strict=True) if c and not b)
     return Comparison(
-        baseline=baseline.config.name, candidate=candidate.config.name, split=split, n=len(pairs),
-        only_baseline=only_base, only_candidate=only_cand, mcnemar_p=mcnemar_exact(only_base, only_cand),
+        baseline=baseline.config.name,
+        candidate=candidate.config.name,
+        split=split,
+        n=len(pairs),
+        only_baseline=only_base,
+        only_candidate=only_cand,
+        mcnemar_p=mcnemar_exact(only_base, only_cand),
         hit5_difference=paired_difference(base_hits, cand_hits),
-        rr_difference=paired_difference([reciprocal_rank(b.doc_rank) for b, _ in pairs],
-                                        [reciprocal_rank(c.doc_rank) for _, c in pairs]),
+        rr_difference=paired_difference(
+            [reciprocal_rank(b.doc_rank) for b, _ in pairs], [reciprocal_rank(c.doc_rank) for _, c in pairs]
+        ),
     )
 
 
@@ -234,10 +246,24 @@ def chunked_index(dsn: str, embedder: Any, words: int, *, repo_root: Path = REPO
                 pieces = chunk_document(source, converted, target_words=words)
                 chunks += len(pieces)
                 index_document(
-                    conn, source=source, tier=tier_from_key(source).label, title=converted.title, version_id=None,
-                    sequencer="1", content_sha256=hashlib.sha256(data).hexdigest(),
-                    chunks=[ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text,
-                                       body=c.body, content_hash=c.content_hash) for c in pieces],
+                    conn,
+                    source=source,
+                    tier=tier_from_key(source).label,
+                    title=converted.title,
+                    version_id=None,
+                    sequencer="1",
+                    content_sha256=hashlib.sha256(data).hexdigest(),
+                    chunks=[
+                        ChunkInput(
+                            chunk_id=c.chunk_id,
+                            ordinal=c.ordinal,
+                            heading=c.heading,
+                            text=c.text,
+                            body=c.body,
+                            content_hash=c.content_hash,
+                        )
+                        for c in pieces
+                    ],
                     embed=embedder.embed,
                 )
         yield schema_dsn, chunks
@@ -266,13 +292,19 @@ def run_ablation(
     with connect(dsn) as conn:
         stack_chunks = _stack_chunk_count(dsn)
         for mode in MODES:
-            results.append(ConfigResult(Config(mode, default.chunk_words), evaluate_config(conn, embedder, queries, mode), stack_chunks))
+            results.append(
+                ConfigResult(
+                    Config(mode, default.chunk_words), evaluate_config(conn, embedder, queries, mode), stack_chunks
+                )
+            )
     for words in chunk_sizes:
         if words == default.chunk_words:
             continue
         with chunked_index(dsn, embedder, words) as (schema_dsn, chunks), connect(schema_dsn) as conn:
             for mode in MODES:
-                results.append(ConfigResult(Config(mode, words), evaluate_config(conn, embedder, queries, mode), chunks))
+                results.append(
+                    ConfigResult(Config(mode, words), evaluate_config(conn, embedder, queries, mode), chunks)
+                )
     for result in results:
         result.metrics = {
             split: summarise_outcomes([o for o in result.outcomes if split == "all" or o.split == split])
@@ -281,20 +313,30 @@ def run_ablation(
     reference = next(r for r in results if r.config == default)
     comparisons = [compare(reference, r, split) for r in results if r is not reference for split in ("dev", "heldout")]
     reproduced = sum(1 for q, o in zip(queries, reference.outcomes, strict=True) if q.pipeline_ranking == o.top5)
-    return AblationResult(results=results, comparisons=comparisons, default=default,
-                          best_chunk_words=best_chunk_size(results, default.mode), reproduced=reproduced,
-                          compared=len(queries))
+    return AblationResult(
+        results=results,
+        comparisons=comparisons,
+        default=default,
+        best_chunk_words=best_chunk_size(results, default.mode),
+        reproduced=reproduced,
+        compared=len(queries),
+    )
 
 
 def best_chunk_size(results: Sequence[ConfigResult], mode: SearchMode) -> int | None:
-    """Chosen on dev only: highest doc recall@5, then MRR, then nDCG@10; ties go to the smaller chunk (cheaper to embed)."""
+    """Chosen on dev only: highest doc recall@5, then MRR, then nDCG@10; ties go to the smaller
+    chunk (cheaper to embed)."""
     candidates = [r for r in results if r.config.mode == mode and r.config.rerank == "none"]
     if not candidates:
         return None
 
     def key(result: ConfigResult) -> tuple[float, float, float, int]:
         dev = result.metrics["dev"]
-        return (dev["doc_recall@5"].value or 0.0, dev["mrr"].value or 0.0, dev["ndcg@10"].value or 0.0,
-                -result.config.chunk_words)
+        return (
+            dev["doc_recall@5"].value or 0.0,
+            dev["mrr"].value or 0.0,
+            dev["ndcg@10"].value or 0.0,
+            -result.config.chunk_words,
+        )
 
     return max(candidates, key=key).config.chunk_words

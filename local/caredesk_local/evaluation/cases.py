@@ -102,7 +102,9 @@ def parse_case(row: dict) -> Case:
         raise GoldenSetError(f"{row['id']}: expected_outcome {row['expected_outcome']!r} is not one of {OUTCOMES}")
     if row["split"] not in SPLITS:
         raise GoldenSetError(f"{row['id']}: split {row['split']!r} is not one of {SPLITS}")
-    turns = tuple(CaseTurn(question=t["question"], tier=t["tier"], patient_id=t.get("patient_id")) for t in row["turns"])
+    turns = tuple(
+        CaseTurn(question=t["question"], tier=t["tier"], patient_id=t.get("patient_id")) for t in row["turns"]
+    )
     if not turns or any(not t.question.strip() for t in turns):
         raise GoldenSetError(f"{row['id']}: needs at least one turn with a question")
     if row["expected_outcome"] == "answered" and not row["facts"]:

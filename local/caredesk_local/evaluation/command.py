@@ -39,10 +39,16 @@ RUN_PATH = REPO_ROOT / ".cache" / "eval" / "last_run.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--embedded", action="store_true",
-                        help="start an embedded stack of its own (own ports), ingest kb/, calibrate, evaluate, stop")
-    parser.add_argument("--update-baseline", action="store_true",
-                        help="write eval/baseline.json from this run (the only way the baseline changes)")
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="start an embedded stack of its own (own ports), ingest kb/, calibrate, evaluate, stop",
+    )
+    parser.add_argument(
+        "--update-baseline",
+        action="store_true",
+        help="write eval/baseline.json from this run (the only way the baseline changes)",
+    )
     parser.add_argument("--no-ablation", action="store_true", help="skip the retrieval ablation and chunk-size sweep")
     parser.add_argument("--workers", type=int, default=2, help="cases run concurrently (default 2)")
     parser.add_argument("--cases", type=Path, default=GOLDEN_PATH)
@@ -55,9 +61,14 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("caredesk.eval").setLevel(logging.INFO)
     cases = load_cases(args.cases)
     with _stack(args.embedded) as (pipeline, dsn, model_dir):
-        evaluation = evaluate(cases, pipeline, dsn=dsn, model_dir=model_dir, workers=args.workers,
-                              ablation=not args.no_ablation)
-    command = "caredesk eval" + (" --embedded" if args.embedded else "") + (" --update-baseline" if args.update_baseline else "")
+        evaluation = evaluate(
+            cases, pipeline, dsn=dsn, model_dir=model_dir, workers=args.workers, ablation=not args.no_ablation
+        )
+    command = (
+        "caredesk eval"
+        + (" --embedded" if args.embedded else "")
+        + (" --update-baseline" if args.update_baseline else "")
+    )
     return finish(evaluation, args, command=command)
 
 
@@ -75,12 +86,19 @@ def finish(evaluation: Evaluation, args: argparse.Namespace, *, command: str) ->
         message = format_failures(failures) if failures is not None else "no baseline to compare with"
     report = write_report(evaluation, failures, out_dir=args.out_dir, command=command)
     if args.json:
-        sys.stdout.write(json.dumps({
-            "report": str(report), "gate_passed": failures == [] if failures is not None else None,
-            "failures": [f.message for f in failures or []],
-            "metrics": {k: v.to_dict() for k, v in evaluation.gated.items()},
-            "pipeline_seconds": round(evaluation.pipeline_seconds, 1),
-        }, indent=2) + "\n")
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "report": str(report),
+                    "gate_passed": failures == [] if failures is not None else None,
+                    "failures": [f.message for f in failures or []],
+                    "metrics": {k: v.to_dict() for k, v in evaluation.gated.items()},
+                    "pipeline_seconds": round(evaluation.pipeline_seconds, 1),
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     else:
         print(message)
         print(f"report: {report}")
@@ -103,7 +121,10 @@ def _stack(embedded: bool) -> Iterator[tuple[HttpPipeline, str, Path]]:
 
 @contextlib.contextmanager
 def embedded_stack(
-    *, data_dir: Path = EVAL_DATA_DIR, pg_port: int = EVAL_PG_PORT, moto_port: int = EVAL_MOTO_PORT,
+    *,
+    data_dir: Path = EVAL_DATA_DIR,
+    pg_port: int = EVAL_PG_PORT,
+    moto_port: int = EVAL_MOTO_PORT,
     api_port: int = EVAL_API_PORT,
 ) -> Iterator[tuple[Any, Any]]:
     """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""

@@ -69,10 +69,19 @@ def evaluate(
     scores = score_runs(cases, runs)
     floors = {s.floor for s in scores if s.floor is not None}
     evaluation = Evaluation(
-        cases=list(cases), runs=runs, scores=scores, summary=by_split(scores), types=by_type(scores),
-        taxonomy=error_taxonomy(scores), pipeline_seconds=pipeline_seconds,
-        details={"cases": len(cases), "turns": sum(len(r.turns) for r in runs), "workers": workers,
-                 "floor": sorted(floors)[0] if len(floors) == 1 else sorted(floors)},
+        cases=list(cases),
+        runs=runs,
+        scores=scores,
+        summary=by_split(scores),
+        types=by_type(scores),
+        taxonomy=error_taxonomy(scores),
+        pipeline_seconds=pipeline_seconds,
+        details={
+            "cases": len(cases),
+            "turns": sum(len(r.turns) for r in runs),
+            "workers": workers,
+            "floor": sorted(floors)[0] if len(floors) == 1 else sorted(floors),
+        },
     )
     if dsn is not None:
         evaluation.details.update(_index_details(dsn, model_dir))
@@ -103,8 +112,10 @@ def _index_details(dsn: str, model_dir: Path | None) -> dict[str, Any]:
     from caredesk.store.db import connect
 
     with connect(dsn) as conn:
-        details: dict[str, Any] = {"kb_version": kb_version(conn),
-                                   "chunks": int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])}
+        details: dict[str, Any] = {
+            "kb_version": kb_version(conn),
+            "chunks": int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0]),
+        }
     if model_dir is not None:
         from caredesk.embedding import Embedder
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from caredesk.errors import CareDeskError
+
 from caredesk_local.evaluation.cases import REPO_ROOT
 from caredesk_local.evaluation.metrics import Estimate
 
@@ -72,8 +73,12 @@ def check(
     failures: list[GateFailure] = []
     for rule in rules:
         if rule.metric not in baseline:
-            failures.append(GateFailure(rule.metric, f"{rule.label} ({rule.metric}) has no baseline value; "
-                                                     f"record one with `{UPDATE_COMMAND}`"))
+            failures.append(
+                GateFailure(
+                    rule.metric,
+                    f"{rule.label} ({rule.metric}) has no baseline value; record one with `{UPDATE_COMMAND}`",
+                )
+            )
             continue
         before = _estimate(baseline[rule.metric])
         after = _estimate(current[rule.metric]) if rule.metric in current else None
@@ -87,11 +92,17 @@ def check(
         worse = -change if rule.direction == "drop" else change
         if worse > rule.points + 1e-9:
             verb = "fell" if rule.direction == "drop" else "rose"
-            failures.append(GateFailure(rule.metric, (
-                f"{rule.label} ({rule.metric}) {verb} from {before.value:.1%} (n={before.n}) to {after.value:.1%} "
-                f"(n={after.n}): {change:+.1f} points, the gate allows {rule.points:.0f} points "
-                f"{'down' if rule.direction == 'drop' else 'up'}"
-            )))
+            failures.append(
+                GateFailure(
+                    rule.metric,
+                    (
+                        f"{rule.label} ({rule.metric}) {verb} from {before.value:.1%} (n={before.n}) "
+                        f"to {after.value:.1%} "
+                        f"(n={after.n}): {change:+.1f} points, the gate allows {rule.points:.0f} points "
+                        f"{'down' if rule.direction == 'drop' else 'up'}"
+                    ),
+                )
+            )
     return failures
 
 
@@ -105,7 +116,9 @@ def format_failures(failures: Sequence[GateFailure]) -> str:
 
 
 # -- the baseline file ----------------------------------------------------------------------------
-def baseline_document(summary_by_split: Mapping[str, Mapping[str, Estimate]], *, details: Mapping[str, Any]) -> dict[str, Any]:
+def baseline_document(
+    summary_by_split: Mapping[str, Mapping[str, Estimate]], *, details: Mapping[str, Any]
+) -> dict[str, Any]:
     """What eval/baseline.json holds: the gated split's metrics first, every split for reference."""
     return {
         "recorded_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -114,7 +127,9 @@ def baseline_document(summary_by_split: Mapping[str, Mapping[str, Estimate]], *,
         "rules": [{"metric": r.metric, "direction": r.direction, "points": r.points} for r in RULES],
         "details": dict(details),
         "metrics": {name: e.to_dict() for name, e in summary_by_split[GATE_SPLIT].items()},
-        "splits": {split: {name: e.to_dict() for name, e in metrics.items()} for split, metrics in summary_by_split.items()},
+        "splits": {
+            split: {name: e.to_dict() for name, e in metrics.items()} for split, metrics in summary_by_split.items()
+        },
     }
 
 

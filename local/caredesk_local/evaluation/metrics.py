@@ -284,11 +284,16 @@ def classify_miss(case: Case, run: CaseRun, score: CaseScore) -> tuple[str | Non
     if turn.retrieved is None:
         return ANSWER_WRONG, f"{got} (stopped before retrieval: {', '.join(turn.guard_flags) or 'no flag'})"
     if not section_found:
-        where = "gold document retrieved, other section" if score.doc_rank is not None else "no gold document in the top 5"
+        where = (
+            "gold document retrieved, other section" if score.doc_rank is not None else "no gold document in the top 5"
+        )
         return GOLD_NOT_RETRIEVED, f"{where}; {got}"
     cited_sections = set(ranked_sections(turn.citations))
     if turn.outcome != "answered" or not cited_sections & case.gold_sections:
-        return RETRIEVED_NOT_IN_ANSWER, f"gold section at rank {score.section_rank}; {got}; answer cites no gold section"
+        return (
+            RETRIEVED_NOT_IN_ANSWER,
+            f"gold section at rank {score.section_rank}; {got}; answer cites no gold section",
+        )
     return ANSWER_WRONG, f"gold section cited but missing facts {score.missing_facts}"
 
 
@@ -312,7 +317,9 @@ def summarise(scores: Sequence[CaseScore]) -> dict[str, Estimate]:
 
     expected_answered = [s for s in scores if s.expected_outcome == "answered"]
     metrics["answer.correct"] = _rate(bool(s.answer_correct) for s in expected_answered)
-    metrics["citation.precision"] = bootstrap([s.citation_precision for s in answerable if s.citation_precision is not None])
+    metrics["citation.precision"] = bootstrap(
+        [s.citation_precision for s in answerable if s.citation_precision is not None]
+    )
     metrics["citation.recall"] = _rate(bool(s.citation_hit) for s in answerable)
 
     should_abstain = [s for s in scores if s.expected_outcome == "abstained"]

@@ -90,7 +90,8 @@ def ablation_tables(evaluation: Evaluation) -> str:
         dev, held, every = result.metrics["dev"], result.metrics["heldout"], result.metrics["all"]
         marker = " **(default)**" if result.config == ablation.default else ""
         out.append(
-            f"| {result.config.name}{marker} | {result.chunks} | {cell(dev['doc_recall@1'])} | {cell(dev['doc_recall@5'])} | "
+            f"| {result.config.name}{marker} | {result.chunks} | {cell(dev['doc_recall@1'])} | "
+            f"{cell(dev['doc_recall@5'])} | "
             f"{cell(dev['mrr'])} | {cell(dev['ndcg@10'])} | {cell(held['doc_recall@1'])} | "
             f"{cell(held['doc_recall@5'])} | {cell(held['mrr'])} | {cell(every['section_recall@5'])} |"
         )
@@ -109,9 +110,12 @@ def ablation_tables(evaluation: Evaluation) -> str:
             f"| {c.candidate} | {c.split} | {c.n} | {c.only_baseline} | {c.only_candidate} | {c.mcnemar_p:.3f} | "
             f"{_signed(c.hit5_difference)} | {_signed(c.rr_difference)} |"
         )
-    out += ["", f"**Chunk size chosen on dev** (hybrid, by doc recall@5, then MRR, then nDCG@10, ties to the smaller): "
-                f"**{ablation.best_chunk_words} words** (the current default is {ablation.default.chunk_words}; "
-                "the lead decides the default)."]
+    out += [
+        "",
+        f"**Chunk size chosen on dev** (hybrid, by doc recall@5, then MRR, then nDCG@10, ties to the smaller): "
+        f"**{ablation.best_chunk_words} words** (the current default is {ablation.default.chunk_words}; "
+        "the lead decides the default).",
+    ]
     return "\n".join(out)
 
 
@@ -133,9 +137,7 @@ def taxonomy_section(evaluation: Evaluation) -> str:
 
 
 def gate_section(failures: Sequence[GateFailure] | None) -> str:
-    rules = "; ".join(
-        f"`{r.metric}` {'drop' if r.direction == 'drop' else 'rise'} > {r.points:.0f} pts" for r in RULES
-    )
+    rules = "; ".join(f"`{r.metric}` {'drop' if r.direction == 'drop' else 'rise'} > {r.points:.0f} pts" for r in RULES)
     if failures is None:
         return f"No baseline was compared. Gate rules (all cases): {rules}."
     if not failures:
@@ -144,7 +146,10 @@ def gate_section(failures: Sequence[GateFailure] | None) -> str:
 
 
 def write_report(
-    evaluation: Evaluation, failures: Sequence[GateFailure] | None = None, *, out_dir: Path = REPORTS_DIR,
+    evaluation: Evaluation,
+    failures: Sequence[GateFailure] | None = None,
+    *,
+    out_dir: Path = REPORTS_DIR,
     command: str = "caredesk eval",
 ) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -161,7 +166,8 @@ def write_report(
         f"KB version `{details.get('kb_version')}`, {details.get('chunks')} chunks, model "
         f"`{details.get('model_version')}`, confidence floor {details.get('floor')}. "
         f"Pipeline wall time {evaluation.pipeline_seconds:.0f} s with {details.get('workers')} workers"
-        + (f"; ablation {details['ablation_seconds']} s" if "ablation_seconds" in details else "") + ".",
+        + (f"; ablation {details['ablation_seconds']} s" if "ablation_seconds" in details else "")
+        + ".",
         "",
         "## Gate",
         "",
@@ -273,10 +279,16 @@ def _calibration(plt: Any, evaluation: Evaluation, path: Path) -> Path:
     floor = evaluation.details.get("floor")
     bins = [i / 40 for i in range(41)]
     groups = {
-        "expected answered": [s.top_similarity for s in evaluation.scores
-                              if s.expected_outcome == "answered" and s.top_similarity is not None],
-        "expected abstained": [s.top_similarity for s in evaluation.scores
-                               if s.expected_outcome == "abstained" and s.top_similarity is not None],
+        "expected answered": [
+            s.top_similarity
+            for s in evaluation.scores
+            if s.expected_outcome == "answered" and s.top_similarity is not None
+        ],
+        "expected abstained": [
+            s.top_similarity
+            for s in evaluation.scores
+            if s.expected_outcome == "abstained" and s.top_similarity is not None
+        ],
     }
     axis = axes[0][0]
     for label, values in groups.items():
@@ -306,7 +318,9 @@ def _latency(plt: Any, evaluation: Evaluation, path: Path) -> Path:
     for key, style in (("latency.p50_ms", "--"), ("latency.p95_ms", ":")):
         estimate = evaluation.summary["all"][key]
         if estimate.value is not None:
-            axis.axvline(estimate.value, color="black", linestyle=style, label=f"{key.split('.')[1]} {estimate.value:.0f} ms")
+            axis.axvline(
+                estimate.value, color="black", linestyle=style, label=f"{key.split('.')[1]} {estimate.value:.0f} ms"
+            )
     axis.set_xlabel("ms per turn (client wall, all cases)")
     axis.set_ylabel("turns")
     axis.legend(fontsize=8)

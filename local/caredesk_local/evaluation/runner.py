@@ -87,7 +87,9 @@ def run_case(case: Case, pipeline: Pipeline) -> CaseRun:
     turns = []
     for turn in case.turns:
         started = time.perf_counter()
-        status, reply = pipeline.ask(turn.question, tier=turn.tier, patient_id=turn.patient_id or "", session_id=session_id)
+        status, reply = pipeline.ask(
+            turn.question, tier=turn.tier, patient_id=turn.patient_id or "", session_id=session_id
+        )
         wall_ms = (time.perf_counter() - started) * 1000
         turns.append(_turn_run(turn.question, turn.tier, status, reply, wall_ms, pipeline))
     return CaseRun(case_id=case.id, turns=turns)
@@ -102,6 +104,7 @@ def run_cases(
 ) -> list[CaseRun]:
     """Every case, results in the order given. Cases are independent sessions, so a second worker
     overlaps one case's waiting (HTTP, polling) with another's computing."""
+
     def one(case: Case) -> CaseRun:
         result = run_case(case, pipeline)
         if on_case is not None:
@@ -114,7 +117,9 @@ def run_cases(
         return list(pool.map(one, cases))
 
 
-def _turn_run(question: str, tier: str, status: int, reply: dict[str, Any], wall_ms: float, pipeline: Pipeline) -> TurnRun:
+def _turn_run(
+    question: str, tier: str, status: int, reply: dict[str, Any], wall_ms: float, pipeline: Pipeline
+) -> TurnRun:
     trace_id = reply.get("trace_id", "")
     items = pipeline.trace(trace_id) if trace_id else []
     by_step = {item["step"]: item for item in items}

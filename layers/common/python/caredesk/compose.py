@@ -26,6 +26,8 @@ RELATIVE_CUTOFF = 0.85
 MIN_SEMANTIC = 0.25
 SEMANTIC_WEIGHT = 0.6
 LEXICAL_WEIGHT = 0.4
+PASSAGE_WEIGHT = 0.0
+HEADING_CONTEXT = True
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class _Candidate:
     text: str
     context: str  # what the unit is scored as: heading, lead-in, unit
     lead_in: str | None  # the line introducing a list item, quoted before it when the item is chosen
+    passage_similarity: float
 
 
 def compose(
@@ -56,7 +59,8 @@ def compose(
     scored = []
     for candidate, cosine in zip(candidates, semantic, strict=True):
         overlap = len(query_words & content_words(candidate.context)) / max(1, len(query_words))
-        score = round(SEMANTIC_WEIGHT * float(cosine) + LEXICAL_WEIGHT * overlap, 4)
+        prior = PASSAGE_WEIGHT * candidate.passage_similarity
+        score = round(SEMANTIC_WEIGHT * float(cosine) + LEXICAL_WEIGHT * overlap + prior, 4)
         if float(cosine) >= MIN_SEMANTIC:
             scored.append((score, candidate))
     if not scored:
@@ -97,8 +101,10 @@ def _candidates(passages: Sequence[Passage]) -> list[_Candidate]:
                 continue
             seen.add(text)
             item_lead = lead_in if lead_in and _continues_list(text) else None
-            context = " ".join(part for part in (passage.heading + ":", item_lead, plain(text)) if part)
-            out.append(_Candidate(rank, position, passage.source, passage.chunk_id, text, context, item_lead))
+            heading = passage.heading.split(" > ")[-1] + ":" if HEADING_CONTEXT else None
+            context = " ".join(part for part in (heading, item_lead, plain(text)) if part)
+            out.append(_Candidate(rank, position, passage.source, passage.chunk_id, text, context, item_lead,
+                                  passage.similarity))
             if not _continues_list(text):
                 lead_in = None
     return out

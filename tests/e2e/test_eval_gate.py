@@ -1,0 +1,72 @@
+"""The quality gate in CI: the golden set through the whole pipeline must not fall below eval/baseline.json,
+and a deliberately degraded retriever must turn the gate red with a message naming the metric.
+
+Heavy on purpose (issue 8: "the assistant cannot get worse without CI turning red"): the first test
+runs all 187 cases through the state machine of the session's embedded stack; the second runs the
+expected-`answered` cases again with the retriever degraded. Wall times are in docs/evaluation.md.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _pipeline(live_stack):
+    from caredesk_local.evaluation.runner import HttpPipeline
+
+    return HttpPipeline(live_stack.api_url, live_stack.running.table("audit_table"))
+
+
+def test_the_golden_set_passes_the_quality_gate(live_stack):
+    from caredesk_local.evaluation import gate
+    from caredesk_local.evaluation.cases import load_cases
+    from caredesk_local.evaluation.evaluate import evaluate
+
+    baseline = gate.load_baseline()
+    evaluation = evaluate(
+        load_cases(), _pipeline(live_stack), dsn=live_stack.stack.dsn, model_dir=live_stack.stack.config.model_dir
+    )
+
+    failures = gate.check(evaluation.gated, baseline)
+    assert failures == [], (
+        gate.format_failures(failures) + f"\n(this run: KB {evaluation.details.get('kb_version')}, "
+        f"floor {evaluation.details.get('floor')})"
+    )
+    assert evaluation.summary["all"]["retrieval.doc_recall@5"].n > 0
+
+
+def test_a_degraded_retriever_fails_the_gate_naming_the_metric(live_stack, monkeypatch):
+    from caredesk.store import search as search_module
+    from caredesk.store.search import SearchMode
+    from caredesk_local.evaluation import gate
+    from caredesk_local.evaluation.cases import load_cases
+    from caredesk_local.evaluation.evaluate import evaluate
+
+    real_search = search_module.search
+
+    def degraded_search(conn, **kwargs):
+        # Full text only and a single passage: what a broken embedding leg plus a bad k would give.
+        return real_search(conn, **{**kwargs, "mode": SearchMode.FULLTEXT, "k": 1})
+
+    # Patch every caredesk module that imported `search`, wherever the Retrieve step calls it from.
+    patched = [
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith("caredesk") and getattr(module, "search", None) is real_search
+    ]
+    for name in patched:
+        monkeypatch.setattr(sys.modules[name], "search", degraded_search)
+    assert any(name != "caredesk.store.search" for name in patched), "no caredesk module calls store.search.search"
+
+    answered_cases = [c for c in load_cases() if c.expected_outcome == "answered"]
+    evaluation = evaluate(answered_cases, _pipeline(live_stack))
+    failures = gate.check(evaluation.gated, gate.load_baseline(), require_all=False)
+
+    message = gate.format_failures(failures)
+    assert "retrieval.doc_recall@5" in {f.metric for f in failures}, message
+    assert "quality gate FAILED" in message
+    assert "retrieval recall@5 (document level) (retrieval.doc_recall@5) fell from" in message
