@@ -25,6 +25,7 @@ import math
 import os
 import resource
 import shutil
+import signal
 import statistics
 import sys
 import time
@@ -291,7 +292,7 @@ def report(args: argparse.Namespace, corpus: list[BenchDocument], counts: list[i
     lines = [
         "## Ingest benchmark",
         "",
-        f"Machine: {machine_description()}, {memory_description()}; load average at the end {load_after} "
+        f"Machine: {memory_description()}, {machine_description()}; load average at the end {load_after} "
         f"(at the start of the ingest {load_before}).",
         "",
         f"Corpus: {documents} generated clinic-policy Markdown documents (seed {args.seed}, {mebibytes:.1f} MiB), "
@@ -335,6 +336,11 @@ def report(args: argparse.Namespace, corpus: list[BenchDocument], counts: list[i
 # --------------------------------------------------------------------------- main
 
 
+def stop_on_sigterm() -> None:
+    """SIGTERM unwinds like Ctrl-C, so the stack's Postgres (a separate process) is stopped too."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", type=int, default=1000)
@@ -354,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
+    stop_on_sigterm()
     corpus = generate_corpus(args.documents, seed=args.seed)
     counts = chunk_counts(corpus)
     print(f"ingest_bench: {len(corpus)} documents, {sum(counts)} chunks", file=sys.stderr, flush=True)

@@ -247,10 +247,16 @@ class LocalApi:
                     "/upload-url": lambda: api.upload_url(raw, headers),
                 }.get(route))
 
-            def _not_allowed(self) -> None:
-                self._send(HTTPStatus.METHOD_NOT_ALLOWED, {"message": f"method {self.command} not allowed"})
+            def __getattr__(self, name: str) -> Any:
+                # http.server answers a method it has no do_<METHOD> for with a 501 HTML page; every
+                # method but GET and POST is a clear 405 here instead.
+                if name.startswith("do_"):
+                    return self._not_allowed
+                raise AttributeError(name)
 
-            do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed  # noqa: N815
+            def _not_allowed(self) -> None:
+                self.close_connection = True  # any request body is left unread
+                self._send(HTTPStatus.METHOD_NOT_ALLOWED, {"message": f"method {self.command} not allowed"})
 
             def _dispatch(self, route: Callable[[], tuple[int, dict[str, Any]]] | None, *,
                           static: bool = False) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from caredesk_local.evaluation.cases import REPO_ROOT
 from caredesk_local.evaluation.evaluate import Evaluation
 from caredesk_local.evaluation.gate import RULES, GateFailure
-from caredesk_local.evaluation.metrics import ERROR_CATEGORIES, SPLIT_NAMES, Estimate
+from caredesk_local.evaluation.metrics import ERROR_CATEGORIES, SPLIT_NAMES, Estimate, wilson_half_width
 
 REPORTS_DIR = REPO_ROOT / "eval" / "reports"
 REPORT_NAME = "evaluation.md"
@@ -136,6 +136,26 @@ def taxonomy_section(evaluation: Evaluation) -> str:
     return "\n".join(lines)
 
 
+def threshold_table(gated: Mapping[str, Estimate]) -> str:
+    """What each gate allowance means at this set's size: cases per point and the Wilson half-width."""
+    lines = [
+        "| gated metric | n | measured | one case = | allowance | allowance in cases | Wilson 95% half-width |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for rule in RULES:
+        estimate = gated.get(rule.metric)
+        if estimate is None or not estimate.n or estimate.value is None:
+            continue
+        per_case = 100 / estimate.n
+        half = wilson_half_width(estimate.value, estimate.n) * 100
+        lines.append(
+            f"| {rule.label} | {estimate.n} | {estimate.value:.1%} | {per_case:.2f} pts | "
+            f"{'-' if rule.direction == 'drop' else '+'}{rule.points:.0f} pts | {rule.points / per_case:.1f} | "
+            f"{half:.1f} pts |"
+        )
+    return "\n".join(lines)
+
+
 def gate_section(failures: Sequence[GateFailure] | None) -> str:
     rules = "; ".join(f"`{r.metric}` {'drop' if r.direction == 'drop' else 'rise'} > {r.points:.0f} pts" for r in RULES)
     if failures is None:
@@ -172,6 +192,11 @@ def write_report(
         "## Gate",
         "",
         gate_section(failures),
+        "",
+        "What each allowance means at this set's size (all cases; the pipeline is deterministic, so a re-run of "
+        "the same code gives the same numbers and any move is a real change in these cases):",
+        "",
+        threshold_table(evaluation.gated),
         "",
         "## Headline",
         "",

@@ -2,26 +2,40 @@
 
 It does not re-run the composer's scoring. Each sentence must cite; every cited chunk must have
 been retrieved for this caller; the sentence must be supported by the cited text both lexically
-(its content words and every number appear there) and semantically (an embedding of the sentence
-is close to one of the cited chunk's sentences); and it must pass the output screen. The editor
-removes exactly the failing sentences and records why.
+(its content words and every number appear there) and semantically (its embedding is close to one
+of the cited chunk's quotable units, with a threshold calibrated on the golden set's dev split and
+stored in `review_calibration.json`); and it must pass the output screen. The editor removes exactly
+the failing sentences and records why; the kept ones are passed on untouched.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from caredesk.contracts import DraftSentence, Passage, Removal
+from caredesk.errors import CareDeskError
 from caredesk.guard.output_screen import screen_sentence
-from caredesk.quotes import quotable_units
+from caredesk.quotes import plain, quotable_units
 from caredesk.text import content_words, numbers_in
 
 LEXICAL_SUPPORT = 0.8
-SEMANTIC_SUPPORT = 0.8
 SAFETY_REASONS = frozenset({"medical_instruction", "medical_claim"})
+CALIBRATION_PATH = Path(__file__).with_name("review_calibration.json")
+# Supported sentences must score above the unsupported ones for the bulk of both sets.
+SUPPORTED_PERCENTILE = 5
+UNSUPPORTED_PERCENTILE = 95
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+class ReviewCalibrationError(CareDeskError):
+    """The semantic-support threshold is missing, or its calibration found no gap between the clusters."""
 
 
 @dataclass(frozen=True)
@@ -34,14 +48,18 @@ class ReviewOutcome:
 def review_draft(
     sentences: Sequence[DraftSentence],
     passages: Sequence[Passage],
-    embed: Callable[[Sequence[str]], np.ndarray],
+    embed: Embed,
+    *,
+    semantic_threshold: float | None = None,
 ) -> ReviewOutcome:
+    """Keep the sentences that pass every check; remove the others with the first failing reason."""
+    threshold = semantic_support_threshold() if semantic_threshold is None else semantic_threshold
     retrieved = {p.chunk_id: p for p in passages}
     kept: list[DraftSentence] = []
     removed: list[Removal] = []
     safety_failure = False
     for sentence in sentences:
-        reason = _first_failure(sentence, retrieved, embed)
+        reason = _first_failure(sentence, retrieved, embed, threshold)
         if reason is None:
             kept.append(sentence)
             continue
@@ -50,16 +68,27 @@ def review_draft(
     return ReviewOutcome(kept=kept, removed=removed, safety_failure=safety_failure)
 
 
+def semantic_support(sentence: str, cited_bodies: Sequence[str], embed: Embed) -> float:
+    """Highest cosine between the sentence and any quotable unit of the cited chunks (0 if none)."""
+    units = [plain(unit) for body in cited_bodies for unit in quotable_units(body)]
+    units = [unit for unit in units if unit]
+    if not units:
+        return 0.0
+    vectors = embed([plain(sentence)] + units)
+    return float(np.max(vectors[1:] @ vectors[0]))
+
+
 def _first_failure(
-    sentence: DraftSentence, retrieved: dict[str, Passage], embed: Callable[[Sequence[str]], np.ndarray]
+    sentence: DraftSentence, retrieved: dict[str, Passage], embed: Embed, threshold: float
 ) -> str | None:
     if not sentence.chunk_ids:
         return "uncited"
     cited = [retrieved.get(chunk_id) for chunk_id in sentence.chunk_ids]
     if any(p is None for p in cited):
         return "cites_unretrieved_chunk"
-    cited_text = " ".join(p.body for p in cited)
-    findings = screen_sentence(sentence.text, [p.body for p in cited])
+    bodies = [p.body for p in cited]
+    cited_text = " ".join(bodies)
+    findings = screen_sentence(sentence.text, bodies)
     if findings:
         return f"screen:{findings[0].reason}"
     if not numbers_in(sentence.text) <= numbers_in(cited_text):
@@ -67,10 +96,44 @@ def _first_failure(
     words = content_words(sentence.text)
     if words and len(words & content_words(cited_text)) / len(words) < LEXICAL_SUPPORT:
         return "not_supported_lexically"
-    source_sentences = [s for p in cited for s in quotable_units(p.body)]
-    if not source_sentences:
-        return "not_supported_semantically"
-    vectors = embed([sentence.text] + source_sentences)
-    if float(np.max(vectors[1:] @ vectors[0])) < SEMANTIC_SUPPORT:
+    if semantic_support(sentence.text, bodies, embed) < threshold:
         return "not_supported_semantically"
     return None
+
+
+# -- calibration ---------------------------------------------------------------------------------
+
+
+def choose_semantic_threshold(supported: Sequence[float], unsupported: Sequence[float]) -> tuple[float, float, float]:
+    """(threshold, supported low, unsupported high): the middle of the measured gap; overlap raises."""
+    if len(supported) < 10 or len(unsupported) < 10:
+        raise ReviewCalibrationError(
+            f"too few examples: {len(supported)} supported, {len(unsupported)} unsupported (need >= 10 each)"
+        )
+    low = float(np.percentile(np.asarray(supported), SUPPORTED_PERCENTILE))
+    high = float(np.percentile(np.asarray(unsupported), UNSUPPORTED_PERCENTILE))
+    if low <= high:
+        raise ReviewCalibrationError(
+            f"supported p{SUPPORTED_PERCENTILE} {low:.3f} <= unsupported p{UNSUPPORTED_PERCENTILE} {high:.3f}: "
+            "the clusters overlap, no semantic-support threshold separates them"
+        )
+    return round((low + high) / 2, 4), low, high
+
+
+@lru_cache(maxsize=4)
+def _load_calibration(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ReviewCalibrationError(
+            f"{path.name} is missing: run `python bench/calibrate_review.py` to calibrate the reviewer"
+        ) from None
+
+
+def semantic_support_threshold(path: Path = CALIBRATION_PATH) -> float:
+    """The calibrated threshold (never a preset): review_calibration.json, written on the dev split."""
+    return float(_load_calibration(path)["threshold"])
+
+
+def calibration_model_version(path: Path = CALIBRATION_PATH) -> str:
+    return str(_load_calibration(path)["model_version"])
