@@ -12,7 +12,6 @@ NPM_DIR := $(CACHE)/npm
 SAM_VENV := $(CACHE)/venv-sam
 MODEL_DIR := $(CACHE)/model
 ASL_VALIDATOR_VERSION := 4.0.0
-SAM_CLI_VERSION := 1.170.0
 
 .PHONY: setup model demo up test test-unit test-integration test-e2e lint static bench clean-cache help
 
@@ -25,10 +24,13 @@ help:
 
 setup: $(STAMPS)/venv $(STAMPS)/system $(STAMPS)/npm $(STAMPS)/sam model
 
-# The embedded Postgres runs as the `postgres` OS user (initdb refuses root).
+# The embedded Postgres runs as the `postgres` OS user (initdb refuses root); the chat page's browser
+# test drives Debian's Chromium (no browser download).
 $(STAMPS)/system:
 	@mkdir -p $(STAMPS)
 	id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null \
+		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 	@touch $@
 
 $(STAMPS)/venv: requirements-dev.txt constraints.txt pyproject.toml layers/common/requirements.txt \
@@ -47,10 +49,10 @@ $(STAMPS)/npm:
 	@touch $@
 
 # SAM CLI in its own virtualenv: its pins conflict with moto's.
-$(STAMPS)/sam:
+$(STAMPS)/sam: requirements-sam.txt
 	@mkdir -p $(STAMPS)
-	test -x $(SAM_VENV)/bin/sam || $(PYTHON) -m venv $(SAM_VENV)
-	$(SAM_VENV)/bin/pip install --quiet --disable-pip-version-check aws-sam-cli==$(SAM_CLI_VERSION)
+	test -x $(SAM_VENV)/bin/pip || $(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -r requirements-sam.txt
 	@touch $@
 
 # all-MiniLM-L6-v2 -> ONNX (torch only here); a no-op when the manifest matches.

@@ -59,7 +59,8 @@ _SENTENCES = (
     "Interpreters for {language} can be arranged free of charge if you ask at least {hours} hours ahead.",
     "Wheelchairs are available at the entrance of the {branch} branch, and the lifts reach every floor.",
     "Staff will never ask for your full card number by phone; report such a call to the helpline at once.",
-    "Follow-up visits within {days} days of the first consultation with the same doctor are charged at {percent}% of the fee.",
+    "Follow-up visits within {days} days of the first consultation with the same doctor are charged at "
+    "{percent}% of the fee.",
     "Your records are kept for {years} years and are shared only with your consent or where the law requires it.",
     "Complaints are acknowledged within {hours} hours and answered in writing within {days} working days.",
     "For {service}, the {department} team may ask you to fast for {fast} hours before the visit.",

@@ -275,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
             print()
             for line in int8_batch_dependence(model_dir, int8_dir, passages):
                 print(line)
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"\nLoad average at the end: {load} (on a shared machine the absolute numbers move with it).")
     return 0
 
 

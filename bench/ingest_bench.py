@@ -199,7 +199,8 @@ class DeleteTiming:
     absent_after_s: float
 
 
-def measure_deletes(stack: Any, corpus: list[BenchDocument], count: int, embed: Callable[[list[str]], Any]) -> list[DeleteTiming]:
+def measure_deletes(stack: Any, corpus: list[BenchDocument], count: int,
+                    embed: Callable[[list[str]], Any]) -> list[DeleteTiming]:
     """Delete `count` documents spread over the corpus; time until search no longer returns them."""
     from caredesk.ingest.chunking import chunk_document
     from caredesk.ingest.convert import convert_document
@@ -245,7 +246,6 @@ def measure_deletes(stack: Any, corpus: list[BenchDocument], count: int, embed: 
 
 def _table(stack: Any, logical_id: str) -> Any:
     import boto3
-
     from caredesk_local.template import REGION
 
     return boto3.resource("dynamodb", endpoint_url=stack.endpoint, region_name=REGION,
@@ -296,10 +296,11 @@ def report(args: argparse.Namespace, corpus: list[BenchDocument], counts: list[i
         f"(at the start of the ingest {load_before}).",
         "",
         f"Corpus: {documents} generated clinic-policy Markdown documents (seed {args.seed}, {mebibytes:.1f} MiB), "
-        f"**{chunks} chunks** by the real chunker at the default size (per document: mean {statistics.mean(counts):.1f}, "
-        f"min {min(counts)}, max {max(counts)}). Each uploaded with `put_object` to `kb/public/bench/...`; "
-        "the S3 notification runs the real IngestFunction handler in-process. One run per phase (the full "
-        f"corpus is too slow to repeat); the ingest handler's model load ({model_load_s:.1f} s) is outside the timings.",
+        f"**{chunks} chunks** by the real chunker at the default size (per document: mean "
+        f"{statistics.mean(counts):.1f}, min {min(counts)}, max {max(counts)}). Each uploaded with `put_object` to "
+        "`kb/public/bench/...`; the S3 notification runs the real IngestFunction handler in-process. One run per "
+        "phase (the full corpus is too slow to repeat); the ingest handler's model load "
+        f"({model_load_s:.1f} s) is outside the timings.",
         "",
         "| phase | documents | wall (s) | chunks/s | documents/s | per document, PUT round trip median / p95 (ms) "
         "| handler `duration_ms` (audit) median / p95 | embedded |",
@@ -308,8 +309,9 @@ def report(args: argparse.Namespace, corpus: list[BenchDocument], counts: list[i
         phase_row(again, chunks, documents),
         "",
         f"Re-ingest of the unchanged corpus: every audit item `unchanged` with `embedded` = {again.embedded} "
-        f"(asserted 0 for each of {len(again.items)} items); **speed-up {first.wall_s / again.wall_s:.1f}x** in wall time, "
-        f"{statistics.median(first.handler_ms) / max(statistics.median(again.handler_ms), 0.001):.1f}x in median handler time.",
+        f"(asserted 0 for each of {len(again.items)} items); **speed-up {first.wall_s / again.wall_s:.1f}x** "
+        f"in wall time, {statistics.median(first.handler_ms) / max(statistics.median(again.handler_ms), 0.001):.1f}x "
+        "in median handler time.",
         "",
         "Where the time goes, first ingest (timers wrapped around the pipeline's functions in the bench process):",
         "",
@@ -325,7 +327,8 @@ def report(args: argparse.Namespace, corpus: list[BenchDocument], counts: list[i
         "",
         "| measure | median (ms) | max (ms) |",
         "|---|---:|---:|",
-        f"| `delete_object` call (the handler runs inside it) | {statistics.median(call_ms):.1f} | {max(call_ms):.1f} |",
+        f"| `delete_object` call (the handler runs inside it) | {statistics.median(call_ms):.1f} "
+        f"| {max(call_ms):.1f} |",
         f"| until absent from search | {statistics.median(delete_ms):.1f} | {max(delete_ms):.1f} |",
         "",
         f"Peak RSS of the bench process (stack, handlers and model in one process): {peak_rss_mib():.0f} MiB.",

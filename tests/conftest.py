@@ -60,7 +60,7 @@ class StackHandle:
 
 @pytest.fixture(scope="session")
 def live_stack() -> Iterator[StackHandle]:
-    from caredesk_local.api import QueryRunner, ask_schema, serve
+    from caredesk_local.api import LocalServices, QueryRunner, ask_schema, serve
     from caredesk_local.calibrate_cli import calibrate_dsn
     from caredesk_local.ingest_cli import plan_uploads, upload_and_wait
     from caredesk_local.running import RunningStack
@@ -74,7 +74,8 @@ def live_stack() -> Iterator[StackHandle]:
     config = StackConfig(data_dir=data_dir / "pgdata", pg_port=pg_port, moto_port=moto_port)
     with EmbeddedStack(config) as stack:
         runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-        api = serve(runner, ask_schema(stack.template.body), port=api_port, static_dir=REPO_ROOT / "web")
+        api = serve(runner, ask_schema(stack.template.body), port=api_port, static_dir=REPO_ROOT / "web",
+                    services=LocalServices.from_stack(stack))
         try:
             running = RunningStack({**stack.describe(), "api_url": api.url})
             folders = [REPO_ROOT / "kb" / tier for tier in ("public", "patient", "staff")]

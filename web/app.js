@@ -43,6 +43,7 @@
     log.setAttribute("aria-busy", on ? "true" : "false");
     statusLine.textContent = on ? "CareDesk is looking this up in the clinic's documents..." : "";
     statusLine.classList.toggle("busy", on);
+    if (on) statusLine.scrollIntoView({ block: "nearest" });
   }
 
   function showError(message, traceId) {

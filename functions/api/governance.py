@@ -5,7 +5,6 @@ from pathlib import Path
 
 import boto3
 from aws_lambda_powertools import Logger, Tracer
-
 from caredesk import api_routes
 from caredesk.errors import CareDeskError
 from caredesk.governance import deployed_template

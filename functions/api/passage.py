@@ -1,7 +1,6 @@
 """GET /passage handler: the quoted passage behind a citation, within the caller's tiers."""
 
 from aws_lambda_powertools import Logger, Tracer
-
 from caredesk import api_routes
 from caredesk.store.db import connection_from_env
 

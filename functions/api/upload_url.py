@@ -4,7 +4,6 @@ import os
 
 import boto3
 from aws_lambda_powertools import Logger, Tracer
-
 from caredesk import api_routes
 
 logger = Logger()

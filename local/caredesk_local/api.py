@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-
 from caredesk import api_routes
 from caredesk.replies import DISCLAIMER, ERROR_ANSWER
 from caredesk.store.db import connect

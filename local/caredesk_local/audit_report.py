@@ -27,9 +27,12 @@ def reply_outcome(items: list[dict[str, Any]]) -> str:
             action = GuardAction(outcome)
         except ValueError:
             return outcome
-        return OUTCOME_BY_ACTION[action].value if action in OUTCOME_BY_ACTION else outcome
+        # "allow" as the last step: the later steps left no item (still running, or lost).
+        return OUTCOME_BY_ACTION[action].value if action in OUTCOME_BY_ACTION else "incomplete:guard"
     if last.get("step") == "failsafe":
         return Outcome.ERROR.value
+    if last.get("step") == "retrieve" and outcome == "below_floor":
+        return Outcome.ABSTAINED.value
     return outcome if outcome in REPLY_OUTCOMES else f"incomplete:{last.get('step')}"
 
 
@@ -42,9 +45,11 @@ def trace_summaries(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     for trace_id, steps in traces.items():
         query = next((s["masked_query"] for s in steps if s.get("masked_query")), "")
         final = max(steps, key=lambda i: (i.get("sk", ""), i.get("at", "")))
+        # Only the review item's citations reached the caller; the retrieve item lists what was retrieved.
         cited = [
             {"source": c.get("source"), "heading": c.get("heading"), "score": c.get("score")}
-            for c in final.get("citations", []) if isinstance(c, dict) and c.get("source")
+            for c in (final.get("citations", []) if final.get("step") == "review" else [])
+            if isinstance(c, dict) and c.get("source")
         ]
         summaries.append({
             "trace_id": trace_id,

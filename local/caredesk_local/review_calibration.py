@@ -2,12 +2,15 @@
 
 Examples come from the gold sections of the dev cases only (never held-out):
 - supported: each quotable unit of a gold chunk as a reader sees it (markup removed), and a
-  shortened form of it (its leading clause, or its first two thirds) -- what a faithful model
-  sentence that says less than the source looks like;
-- unsupported: a claim built from the chunk's own words that the chunk does not state -- the first
-  half of one unit spliced onto the second half of another unit of the same chunk. Only splices the
-  reviewer's other checks let through (every number and >= LEXICAL_SUPPORT of the content words in
-  the chunk) are kept: those are the sentences the semantic check exists for.
+  shortened form of it (its leading clause, or its first two thirds): a faithful sentence that says
+  less than the source;
+- unsupported: a sentence the cited chunk does not state although it is on the same subject -- a
+  unit of another chunk of the same document (a citation to the neighbouring section, the hardest
+  case for an embedding). Sentences made of the cited chunk's own words that it does not state are
+  too rare in this knowledge base to calibrate on (units of other documents almost never pass the
+  lexical check); the lexical check catches those, and the tests feed the reviewer such drafts.
+Table rows are left out of the unsupported side: a row with one cell swapped is semantically the
+same sentence, and the reviewer checks rendered rows exactly instead (caredesk.review).
 Each example is scored with `caredesk.review.semantic_support` exactly as the reviewer scores it.
 """
 
@@ -24,7 +27,7 @@ import numpy as np
 
 from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import convert_document
-from caredesk.quotes import plain, quotable_units
+from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units
 from caredesk.review import (
     CALIBRATION_PATH,
     LEXICAL_SUPPORT,
@@ -51,47 +54,79 @@ def gold_bodies(cases: Sequence[dict], repo_root: Path = REPO_ROOT) -> list[str]
     return bodies
 
 
-def shortened(unit: str) -> str | None:
-    words = unit.split()
-    if len(words) < MIN_WORDS:
-        return None
-    clause = re.split(r"[,;:]\s", unit, maxsplit=1)[0]
-    if len(clause.split()) >= MIN_WORDS and clause != unit:
-        return clause.rstrip(".") + "."
-    return " ".join(words[: max(MIN_WORDS, (2 * len(words)) // 3)]) + "."
+_CONDITION = re.compile(r"^(If|When|Once|After|Before|Unless|Until|While)\s+(.+?),\s+(.+?)[.;]?$")
+_PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 
 
-def splices(units: Sequence[str], body: str) -> list[str]:
-    """Claims made of the chunk's words that it does not state, which pass the lexical and number checks."""
-    long_units = [u for u in units if len(u.split()) >= MIN_WORDS]
-    body_words, body_numbers = content_words(body), numbers_in(body)
+def restatements(unit: str) -> list[str]:
+    """Faithful rewrites a model might produce: the condition moved to the end, parentheticals
+    dropped, or only the leading clause kept (each only when it still has >= MIN_WORDS words)."""
     out = []
-    for first in long_units:
-        for second in long_units:
-            if first == second:
-                continue
-            head, tail = first.split(), second.split()
-            sentence = " ".join(head[: len(head) // 2] + tail[len(tail) // 2 :])
-            words = content_words(sentence)
-            if not words or not numbers_in(sentence) <= body_numbers:
-                continue
-            if len(words & body_words) / len(words) >= LEXICAL_SUPPORT and plain(sentence) not in plain(body):
-                out.append(sentence)
+    condition = _CONDITION.match(unit)
+    if condition:
+        out.append(f"{condition.group(3)[0].upper()}{condition.group(3)[1:]} {condition.group(1).lower()} {condition.group(2)}.")
+    without = _PARENTHETICAL.sub("", unit)
+    if without != unit and len(without.split()) >= MIN_WORDS:
+        out.append(without)
+    clause = re.split(r"[,;]\s", unit, maxsplit=1)[0]
+    if clause != unit and len(clause.split()) >= MIN_WORDS and not condition:
+        out.append(clause.rstrip(".") + ".")
     return out
 
 
-def calibration_examples(bodies: Sequence[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """([(sentence, body)] supported, [(sentence, body)] unsupported)."""
+def kb_bodies(repo_root: Path = REPO_ROOT) -> dict[str, str]:
+    """Every chunk body of the knowledge base -> the source document it belongs to."""
+    paths = sorted(p for tier in ("public", "patient", "staff") for p in (repo_root / "kb" / tier).rglob("*") if p.is_file())
+    bodies: dict[str, str] = {}
+    for path in paths:
+        source = path.relative_to(repo_root).as_posix()
+        for chunk in chunk_document(source, convert_document(path.read_bytes(), path.name)):
+            bodies.setdefault(chunk.body, source)
+    return bodies
+
+
+def passes_other_checks(sentence: str, body: str) -> bool:
+    """What the reviewer's number and lexical checks would let through for this citation."""
+    words = content_words(sentence)
+    if not words or not numbers_in(sentence) <= numbers_in(body):
+        return False
+    return len(words & content_words(body)) / len(words) >= LEXICAL_SUPPORT
+
+
+def calibration_examples(
+    gold: Sequence[str], every_body: dict[str, str]
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """([(sentence, cited body)] supported, [(sentence, cited body)] unsupported)."""
+    sources = dict(every_body)  # body -> its document
+    prose_units = sorted({(plain(u), source) for body, source in every_body.items() for u in quotable_units(body)
+                          if plain(u) and ROW_LABEL_SEPARATOR not in u and len(u.split()) >= MIN_WORDS})
     supported, unsupported = [], []
-    for body in bodies:
+    for body in gold:
         units = [plain(u) for u in quotable_units(body) if plain(u)]
+        own = set(units)
         for unit in units:
             supported.append((unit, body))
-            short = shortened(unit)
-            if short:
-                supported.append((short, body))
-        unsupported.extend((sentence, body) for sentence in splices(units, body))
+            supported.extend((rewrite, body) for rewrite in restatements(unit))
+        unsupported.extend(
+            (unit, body) for unit, source in prose_units
+            if source == sources[body] and unit not in own and plain(unit) not in plain(body)
+        )
     return supported, unsupported
+
+
+class CachedEmbed:
+    """The embedder's embed() with a cache: calibration scores the same units many times."""
+
+    def __init__(self, embed) -> None:
+        self._embed = embed
+        self._cache: dict[str, np.ndarray] = {}
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if missing:
+            for text, vector in zip(missing, self._embed(missing), strict=True):
+                self._cache[text] = vector
+        return np.stack([self._cache[t] for t in texts])
 
 
 def _distribution(values: Sequence[float]) -> dict[str, float]:
@@ -104,9 +139,10 @@ def _distribution(values: Sequence[float]) -> dict[str, float]:
 def calibrate_review(embedder, *, golden_path: Path = GOLDEN_PATH, out_path: Path = CALIBRATION_PATH) -> dict[str, Any]:
     """Measure both clusters on the dev split, choose the threshold (raises on overlap), write the JSON."""
     cases = [c for c in load_golden(golden_path, split="dev") if c["gold"]]
-    supported, unsupported = calibration_examples(gold_bodies(cases))
-    good = [semantic_support(sentence, [body], embedder.embed) for sentence, body in supported]
-    bad = [semantic_support(sentence, [body], embedder.embed) for sentence, body in unsupported]
+    supported, unsupported = calibration_examples(gold_bodies(cases), kb_bodies())
+    embed = CachedEmbed(embedder.embed)
+    good = [semantic_support(sentence, [body], embed) for sentence, body in supported]
+    bad = [semantic_support(sentence, [body], embed) for sentence, body in unsupported]
     threshold, low, high = choose_semantic_threshold(good, bad)
     result = {
         "threshold": threshold,

@@ -27,7 +27,8 @@ def browser(monkeypatch_module) -> Iterator:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    assert shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER), "apt-get install chromium chromium-driver (make setup)"
+    missing = [tool for tool in (CHROMIUM, CHROMEDRIVER) if not shutil.which(tool)]
+    assert not missing, f"{missing}: apt-get install chromium chromium-driver (make setup)"
     monkeypatch_module.setenv("SE_OFFLINE", "true")  # Selenium Manager must never fetch a browser or driver
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -150,6 +151,36 @@ def test_crisis_reply_shows_its_resources_prominently(page, artifacts_dir):
     assert "tel:112" in links and "tel:14416" in links
     page.execute_script("arguments[0].scrollIntoView({block: 'center'});", crisis)
     page.save_screenshot(str(artifacts_dir / "chat-crisis.png"))
+
+
+def test_waiting_state_while_the_pipeline_runs(page, live_stack, artifacts_dir):
+    import threading
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    release = threading.Event()
+    hooks = live_stack.stack.runtime.fault_hooks
+    hooks["caredesk-GuardFunction"] = lambda event: release.wait(60)  # hold the request, not a timing guess
+    try:
+        before = len(page.find_elements(By.CSS_SELECTOR, "#log li.reply"))
+        box = page.find_element(By.ID, "question")
+        box.send_keys("How long do lab results take?")
+        box.send_keys(Keys.ENTER)
+        WebDriverWait(page, 10).until(lambda d: not d.find_element(By.ID, "ask-button").is_enabled())
+        assert "looking this up" in page.find_element(By.ID, "status").text
+        assert page.find_element(By.ID, "log").get_attribute("aria-busy") == "true"
+        page.save_screenshot(str(artifacts_dir / "chat-waiting.png"))
+    finally:
+        release.set()
+        hooks.clear()
+    WebDriverWait(page, REPLY_WAIT_S).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li.reply")) > before
+        and d.find_element(By.ID, "ask-button").is_enabled()
+    )
+    assert page.find_element(By.ID, "status").text == ""
+    assert page.find_element(By.ID, "log").get_attribute("aria-busy") == "false"
 
 
 def test_a_failed_request_shows_a_readable_error_with_its_trace_id(page, live_stack, artifacts_dir):

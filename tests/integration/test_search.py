@@ -12,7 +12,7 @@ import pytest
 from caredesk.store.db import connect
 from caredesk.store.documents import index_document, vector_literal
 from caredesk.store.migrations import apply_migrations
-from caredesk.store.search import RRF_K, SearchMode, explain_search, search
+from caredesk.store.search import DENSE_WEIGHT, FULLTEXT_WEIGHT, RRF_K, SearchMode, explain_search, search
 
 SQL_DIR = Path(__file__).resolve().parents[2] / "sql"
 
@@ -76,7 +76,9 @@ def test_modes_rank_by_their_own_leg_and_hybrid_fuses_by_rrf(db, add, fake_embed
 
     hybrid = search(db, tiers=["public"], mode=SearchMode.HYBRID, **words)
     for hit in hybrid:
-        expected = sum(1 / (RRF_K + rank) for rank in (hit.dense_rank, hit.fulltext_rank) if rank is not None)
+        expected = sum(weight / (RRF_K + rank)
+                       for weight, rank in ((DENSE_WEIGHT, hit.dense_rank), (FULLTEXT_WEIGHT, hit.fulltext_rank))
+                       if rank is not None)
         assert hit.score == pytest.approx(expected)
     assert hybrid[0].source == "kb/public/cancellation.md"
 

@@ -85,3 +85,92 @@ def test_render_numbers_citations_and_groups_by_source():
     answer, citations = render_answer([], sentences, [FEES, CANCEL])
     assert answer == "A. [1] B. [1]\n\nC. [2]"
     assert [c.source for c in citations] == [FEES.source, CANCEL.source]
+
+
+# -- tables, list items, calibrated semantic support (issue 7) ----------------------------------
+
+from pathlib import Path  # noqa: E402
+
+from caredesk.embedding import Embedder  # noqa: E402
+from caredesk.ingest.chunking import chunk_document  # noqa: E402
+from caredesk.ingest.convert import convert_document  # noqa: E402
+from caredesk.quotes import is_verbatim_quote, quotable_units, render_table  # noqa: E402
+from caredesk.review import (  # noqa: E402
+    ReviewCalibrationError,
+    calibration_model_version,
+    choose_semantic_threshold,
+    semantic_support_threshold,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CARDIOLOGY_ROW = "Cardiology — Consultant: INR 900; Senior Consultant: INR 1,600; Head of Department: INR 2,500."
+
+
+def kb_passage(source: str, heading: str) -> Passage:
+    path = REPO_ROOT / source
+    chunk = next(c for c in chunk_document(source, convert_document(path.read_bytes(), path.name)) if c.heading == heading)
+    return Passage(source=source, chunk_id=chunk.chunk_id, heading=chunk.heading, body=chunk.body, score=0.03,
+                   similarity=0.6)
+
+
+FEE_TABLE = kb_passage("kb/public/consultation_fees.md", "Consultation Fees > Fee Table")
+VIDEO_FEE = kb_passage("kb/public/consultation_fees.md", "Consultation Fees > Fee Table > Telemedicine")
+WHO_HOME_VISIT = kb_passage("kb/public/home_visits.md", "Home Visits > Who Can Book a Home Visit")
+
+
+def test_a_table_row_is_quoted_with_its_header():
+    units = render_table(["| Test | Usual turnaround |", "| --- | --- |", "| Thyroid profile | 24 hours |"])
+    assert units == ["Thyroid profile — Usual turnaround: 24 hours."]
+    assert CARDIOLOGY_ROW in quotable_units(FEE_TABLE.body)
+    assert is_verbatim_quote(CARDIOLOGY_ROW, FEE_TABLE.body)
+    assert not is_verbatim_quote(CARDIOLOGY_ROW.replace("2,500", "1,600"), FEE_TABLE.body)
+
+
+def test_cardiologist_fee_question_answers_from_the_fee_table_not_the_video_sentence(embedder):
+    draft = compose("How much does it cost to see a cardiologist?", [VIDEO_FEE, FEE_TABLE], embedder.embed)
+    assert draft[0].text == CARDIOLOGY_ROW
+    assert draft[0].chunk_ids == [FEE_TABLE.chunk_id]
+    outcome = review_draft(draft, [VIDEO_FEE, FEE_TABLE], embedder.embed)
+    assert outcome.kept[0] == draft[0]
+
+
+def test_a_chosen_list_item_is_quoted_after_the_line_that_introduces_it(embedder):
+    draft = compose("Can a doctor come to the house of my 72-year-old father?", [WHO_HOME_VISIT], embedder.embed)
+    texts = [s.text for s in draft]
+    item = next(t for t in texts if "70 years or older" in t)
+    assert texts.index("A doctor's home visit is available for patients who:") == texts.index(item) - 1
+    assert review_draft(draft, [WHO_HOME_VISIT], embedder.embed).removed == []
+
+
+def test_a_table_row_with_a_swapped_cell_is_removed(embedder):
+    swapped = DraftSentence(text=CARDIOLOGY_ROW.replace("INR 2,500", "INR 1,600").replace("INR 1,600;", "INR 2,500;"),
+                            chunk_ids=[FEE_TABLE.chunk_id])
+    good = DraftSentence(text=CARDIOLOGY_ROW, chunk_ids=[FEE_TABLE.chunk_id])
+    outcome = review_draft([good, swapped], [FEE_TABLE], embedder.embed)
+    assert outcome.kept == [good]
+    assert [r.reason for r in outcome.removed] == ["table_row_altered"]
+
+
+def test_a_claim_built_from_the_sources_words_fails_semantic_support(embedder):
+    # Every content word occurs in FEES (the lexical check passes); the chunk states nothing of the kind.
+    stitched = DraftSentence(text="Cardiology doctors collect payment from senior citizens.", chunk_ids=[FEES.chunk_id])
+    good = DraftSentence(text="Payment is collected at the front desk before the consultation.",
+                         chunk_ids=[FEES.chunk_id])
+    outcome = review_draft([good, stitched], [FEES], embedder.embed)
+    assert outcome.kept == [good]
+    assert [r.reason for r in outcome.removed] == ["not_supported_semantically"]
+
+
+def test_semantic_threshold_is_the_calibrated_one_for_this_model(embedder: Embedder):
+    threshold = semantic_support_threshold()
+    assert 0.3 < threshold < 1.0
+    assert calibration_model_version() == embedder.model_version
+
+
+def test_threshold_calibration_takes_the_middle_of_the_gap_and_fails_on_overlap():
+    supported = [0.9 + i / 1000 for i in range(20)]
+    unsupported = [0.4 + i / 1000 for i in range(20)]
+    threshold, low, high = choose_semantic_threshold(supported, unsupported)
+    assert high < threshold < low
+    with pytest.raises(ReviewCalibrationError, match="overlap"):
+        choose_semantic_threshold(supported, [0.95] * 20)

@@ -254,3 +254,81 @@ def test_the_baseline_round_trips_and_a_missing_one_says_how_to_record_it(tmp_pa
     assert gate.check(_metrics(), gate.load_baseline(path)) == []
     with pytest.raises(gate.BaselineError, match="--update-baseline"):
         gate.load_baseline(tmp_path / "missing.json")
+
+
+# -- the runner (with a fake pipeline) ------------------------------------------------------------------
+class _FakePipeline:
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str, str]] = []
+
+    def ask(self, question, *, tier, patient_id, session_id):
+        self.asked.append((question, tier, session_id))
+        trace_id = f"trace-{len(self.asked)}"
+        return 200, {"trace_id": trace_id, "outcome": "answered", "answer": "INR 2,500 [1]", "latency_ms": 5,
+                     "citations": [{"source": FEES, "chunk_id": f"{FEES}#2", "heading": FEE_TABLE, "score": 0.1}],
+                     "review": {"verdict": "pass", "removed": []}}
+
+    def trace(self, trace_id):
+        return [
+            {"step": "guard", "outcome": "allow", "masked_query": f"masked {trace_id}", "flags": [],
+             "follow_up": trace_id == "trace-2"},
+            {"step": "retrieve", "citations": [{"source": FEES, "chunk_id": f"{FEES}#2", "heading": FEE_TABLE,
+                                                "score": 0.1}], "scores": {"top_similarity": 0.61, "floor": 0.34}},
+        ]
+
+
+def test_a_multi_turn_case_asks_every_turn_in_one_session_and_reads_each_trace():
+    from caredesk_local.evaluation.runner import run_cases
+
+    case = parse_case(_case(id="multi-turn-900", type="multi_turn", turns=[
+        {"question": "How much is a cardiology visit?", "tier": "public", "patient_id": None},
+        {"question": "And for a senior?", "tier": "public", "patient_id": None},
+    ]))
+    pipeline = _FakePipeline()
+    [run] = run_cases([case], pipeline, workers=1)
+    assert [q for q, _, _ in pipeline.asked] == [t.question for t in case.turns]
+    assert len({session for _, _, session in pipeline.asked}) == 1
+    assert run.last.follow_up and run.last.masked_query == "masked trace-2"
+    assert run.last.retrieved[0]["heading"] == FEE_TABLE and run.last.top_similarity == 0.61
+    assert CaseRun.from_dict(run.to_dict()) == run
+    assert metrics.score_case(case, run).answer_correct
+
+
+# -- ablation bookkeeping (pure parts) -----------------------------------------------------------------
+def _config_result(mode, words, ranks, splits=None):
+    from caredesk_local.evaluation.ablation import Config, ConfigResult, QueryOutcome, summarise_outcomes
+
+    splits = splits or ["dev"] * len(ranks)
+    outcomes = [QueryOutcome(f"c{i}", split, "lookup", rank, rank, 1.0 if rank == 1 else 0.5, ())
+                for i, (rank, split) in enumerate(zip(ranks, splits, strict=True))]
+    result = ConfigResult(Config(mode, words), outcomes, chunks=10)
+    result.metrics = {s: summarise_outcomes([o for o in outcomes if s == "all" or o.split == s])
+                      for s in ("dev", "heldout", "all")}
+    return result
+
+
+def test_paired_comparison_counts_discordant_cases_per_split():
+    from caredesk.store.search import SearchMode
+    from caredesk_local.evaluation.ablation import compare
+
+    default = _config_result(SearchMode.HYBRID, 100, [1, 1, 2, None], ["dev", "dev", "dev", "heldout"])
+    candidate = _config_result(SearchMode.DENSE, 100, [1, None, None, 1], ["dev", "dev", "dev", "heldout"])
+    dev = compare(default, candidate, "dev")
+    assert (dev.n, dev.only_baseline, dev.only_candidate) == (3, 2, 0)
+    assert dev.hit5_difference.value == pytest.approx(-2 / 3)
+    held = compare(default, candidate, "heldout")
+    assert (held.only_baseline, held.only_candidate) == (0, 1)
+
+
+def test_the_chunk_size_is_chosen_on_dev_and_a_tie_goes_to_the_smaller_chunk():
+    from caredesk.store.search import SearchMode
+    from caredesk_local.evaluation.ablation import best_chunk_size
+
+    results = [
+        _config_result(SearchMode.HYBRID, 100, [1, 2, None]),
+        _config_result(SearchMode.HYBRID, 60, [1, 2, None]),
+        _config_result(SearchMode.HYBRID, 160, [1, 1, None], ["dev", "dev", "heldout"]),
+        _config_result(SearchMode.DENSE, 40, [1, 1, 1]),
+    ]
+    assert best_chunk_size(results, SearchMode.HYBRID) == 160
+    assert best_chunk_size(results[:2], SearchMode.HYBRID) == 60

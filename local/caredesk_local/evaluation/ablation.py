@@ -167,16 +167,18 @@ def evaluate_config(
     outcomes = []
     for query in queries:
         hits = ranked_hits(conn, embedder, query.text, query.tier, mode, k)
-        documents = ranked_documents(hits)
+        # Ranks and recall@k come from the first PIPELINE_K passages, exactly as the pipeline's are
+        # measured on the Retrieve step's k passages; nDCG@10 uses all k.
+        top = hits[:PIPELINE_K]
         outcomes.append(
             QueryOutcome(
                 case_id=query.case_id,
                 split=query.split,
                 type=query.type,
-                doc_rank=first_relevant_rank(documents, query.gold_sources),
-                section_rank=first_relevant_rank(ranked_sections(hits), query.gold_sections),
-                ndcg=ndcg_at(documents, query.gold_sources, NDCG_CUTOFF),
-                top5=tuple((h["source"], h["chunk_id"]) for h in hits[:PIPELINE_K]),
+                doc_rank=first_relevant_rank(ranked_documents(top), query.gold_sources),
+                section_rank=first_relevant_rank(ranked_sections(top), query.gold_sections),
+                ndcg=ndcg_at(ranked_documents(hits), query.gold_sources, NDCG_CUTOFF),
+                top5=tuple((h["source"], h["chunk_id"]) for h in top),
             )
         )
     return outcomes

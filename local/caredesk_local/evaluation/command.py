@@ -59,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.getLogger("caredesk.eval").setLevel(logging.INFO)
+    if args.update_baseline and args.cases.resolve() != GOLDEN_PATH.resolve():
+        print("caredesk eval: --update-baseline records the full golden set only (drop --cases)", file=sys.stderr)
+        return 2
     cases = load_cases(args.cases)
     with _stack(args.embedded) as (pipeline, dsn, model_dir):
         evaluation = evaluate(
@@ -113,10 +116,11 @@ def _stack(embedded: bool) -> Iterator[tuple[HttpPipeline, str, Path]]:
         from caredesk_local.running import find_stack
 
         stack = find_stack()
-        yield HttpPipeline(stack.api_url, stack.table("audit_table")), stack.info["dsn"], Path(stack.info["model_dir"])
+        pipeline = HttpPipeline(stack.api_url, lambda: stack.table("audit_table"))
+        yield pipeline, stack.info["dsn"], Path(stack.info["model_dir"])
         return
     with embedded_stack() as (stack, running):
-        yield HttpPipeline(running.api_url, running.table("audit_table")), stack.dsn, stack.config.model_dir
+        yield HttpPipeline(running.api_url, lambda: running.table("audit_table")), stack.dsn, stack.config.model_dir
 
 
 @contextlib.contextmanager

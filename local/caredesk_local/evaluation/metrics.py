@@ -270,11 +270,11 @@ def classify_miss(case: Case, run: CaseRun, score: CaseScore) -> tuple[str | Non
         return None, ""
     turn = run.last
     got = f"expected {case.expected_outcome}, got {turn.outcome}"
+    if score.missing_facts and turn.outcome == case.expected_outcome:
+        got += f", missing {score.missing_facts}"
     if score.leaks:
         return ANSWER_WRONG, "leak: " + "; ".join(score.leaks)
     if not case.answerable:
-        if score.missing_facts:
-            return ANSWER_WRONG, f"{got}; missing {score.missing_facts}"
         return ANSWER_WRONG, got
     section_found = hit_at(score.section_rank, max(RANK_CUTOFFS))
     if case.flagged_questionable:

@@ -75,9 +75,11 @@ def ablation_tables(evaluation: Evaluation) -> str:
     if ablation is None:
         return "_The ablation was not run (`caredesk eval --ablation` or the embedded run adds it)._"
     out = [
-        f"Each row searches with the query the pipeline shaped for the case (k={10}, the Retrieve step's "
-        "focus/whole-text choice), on the stack's index for the default chunk size and on a separate "
-        "schema per other size. No reranker exists in the code yet, so the rerank axis has one value.",
+        "Each row calls the Retrieve step's own `shaped_search` with the query the pipeline shaped for the "
+        "case, k=10, on the stack's index for the default chunk size and on a separate schema per other "
+        "size. Recall@k and MRR are measured on the first 5 passages (the Retrieve step's k, as in the "
+        "headline table), nDCG@10 on all 10. Guard decisions do not apply here, so a case the guard "
+        "stopped is still searched. No reranker exists in the code yet, so the rerank axis has one value.",
         "",
         f"The default configuration's top 5 equals the pipeline's own Retrieve ranking for "
         f"{ablation.reproduced}/{ablation.compared} cases (a check that the ablation measures the real step).",
@@ -256,6 +258,14 @@ def write_run(evaluation: Evaluation, path: Path) -> Path:
         "runs": [r.to_dict() for r in evaluation.runs],
         "scores": [s.to_dict() for s in evaluation.scores],
     }
+    if evaluation.ablation is not None:
+        document["ablation"] = {
+            result.config.name: [
+                {"case_id": o.case_id, "doc_rank": o.doc_rank, "section_rank": o.section_rank, "top5": o.top5}
+                for o in result.outcomes
+            ]
+            for result in evaluation.ablation.results
+        }
     path.write_text(json.dumps(document, indent=1, default=str), encoding="utf-8")
     return path
 

@@ -8,6 +8,7 @@ A multi-turn case uses one session for all of its turns, in order.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -26,12 +27,17 @@ class Pipeline(Protocol):
     def trace(self, trace_id: str) -> list[dict[str, Any]]: ...
 
 
-@dataclass
 class HttpPipeline:
-    """The local API (`caredesk up`, the test stack or our own EmbeddedStack) plus its audit table."""
+    """The local API (`caredesk up`, the test stack or our own EmbeddedStack) plus its audit table.
 
-    api_url: str
-    audit_table: Any  # boto3 DynamoDB Table resource
+    `audit_table` makes a boto3 DynamoDB Table resource; resources are not thread-safe, so each
+    worker thread makes its own.
+    """
+
+    def __init__(self, api_url: str, audit_table: Callable[[], Any]) -> None:
+        self.api_url = api_url
+        self._make_table = audit_table
+        self._local = threading.local()
 
     def ask(self, question: str, *, tier: str, patient_id: str, session_id: str) -> tuple[int, dict[str, Any]]:
         from caredesk_local.ask_client import ask
@@ -41,7 +47,9 @@ class HttpPipeline:
     def trace(self, trace_id: str) -> list[dict[str, Any]]:
         from caredesk.audit import AuditTrail
 
-        return AuditTrail(self.audit_table).trace(trace_id)
+        if not hasattr(self._local, "trail"):
+            self._local.trail = AuditTrail(self._make_table())
+        return self._local.trail.trace(trace_id)
 
 
 @dataclass
@@ -113,8 +121,12 @@ def run_cases(
 
     if workers <= 1:
         return [one(case) for case in cases]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval-case") as pool:
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval-case")
+    try:
         return list(pool.map(one, cases))
+    finally:
+        # On Ctrl-C or an error, drop the cases not started yet instead of running them all.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _turn_run(
@@ -139,7 +151,7 @@ def _turn_run(
         trace_id=trace_id,
         masked_query=guard.get("masked_query"),
         guard_flags=list(guard.get("flags", [])),
-        follow_up=bool(guard.get("follow_up", False)),
+        follow_up=bool(guard.get("follow_up", False)) and guard.get("outcome") == "allow",
         retrieved=list(retrieve.get("citations", [])) if retrieve is not None else None,
         top_similarity=scores.get("top_similarity"),
         floor=scores.get("floor"),

@@ -30,7 +30,7 @@ STATE_FILE = WORK_DIR / "state.json"
 LOCALSTACK_VENV = REPO_ROOT / ".cache" / "venv-localstack"
 PROJECT_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
 LOCALSTACK_PORT = int(os.environ.get("CAREDESK_LOCALSTACK_PORT", "4566"))
-POSTGRES_PORT = int(os.environ.get("CAREDESK_LOCALSTACK_PG_PORT", "15446"))
+POSTGRES_PORT = int(os.environ.get("CAREDESK_LOCALSTACK_PG_PORT", "15497"))
 ENDPOINT = f"http://127.0.0.1:{LOCALSTACK_PORT}"
 REGION = "us-east-1"
 DOCKER_IMAGE = "localstack/localstack:2026.3.0"
@@ -39,7 +39,7 @@ READY_DEADLINE_S = 180.0
 STOP_DEADLINE_S = 30.0
 POLL_S = 0.25
 # Only the services the template uses are served (less start-up work on 2 cores).
-SERVICES = "cloudformation,iam,sts,s3,lambda,dynamodb,stepfunctions,apigateway,sns,sqs,logs,secretsmanager,ssm"
+SERVICES = "cloudformation,iam,sts,s3,lambda,dynamodb,stepfunctions,apigateway,sns,sqs,logs,secretsmanager,ssm,events"
 
 
 class LocalStackControlError(CareDeskError):
@@ -70,6 +70,8 @@ def host_runtime_environment() -> dict[str, str]:
         "DISABLE_EVENTS": "1",  # no analytics calls (no network here)
         "SKIP_SSL_CERT_DOWNLOAD": "1",
         "LOCALSTACK_VOLUME_DIR": str(WORK_DIR / "volume"),
+        # A cold start waits for a start slot (host_executor.CONCURRENT_STARTS); LocalStack's default is 20 s.
+        "LAMBDA_RUNTIME_ENVIRONMENT_TIMEOUT": "300",
         "CAREDESK_LS_PYTHON_311": str(PROJECT_PYTHON),
         "CAREDESK_LS_WORKER_LOG_DIR": str(WORK_DIR / "workers"),
     })

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -31,6 +32,9 @@ from caredesk_localstack.host_worker import (
 LOG = logging.getLogger(__name__)
 LOG_DIR_ENV = "CAREDESK_LS_WORKER_LOG_DIR"
 HOST = "127.0.0.1"
+# Cold starts import onnxruntime, the model and psycopg: a burst of S3 events would start one process per
+# event at once and starve 2 cores. Starting a few at a time keeps each start short.
+CONCURRENT_STARTS = threading.BoundedSemaphore(max(1, min(4, os.cpu_count() or 1)))
 
 
 def function_layout(function_version: FunctionVersion) -> FunctionLayout:
@@ -62,7 +66,8 @@ class HostProcessRuntimeExecutor(RuntimeExecutor):
         self.worker = WorkerProcess(worker_command(interpreter, layout), worker_environment(env_vars, layout),
                                     self.log_path)
         try:
-            self.worker.start()
+            with CONCURRENT_STARTS:
+                self.worker.start()
         except WorkerInitError as exc:
             LOG.warning("init of %s failed: %s\n%s", self.function_version.id.function_name, exc, exc.logs)
             raise LambdaRuntimeException(f"init failed: {exc}") from exc

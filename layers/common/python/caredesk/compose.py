@@ -78,8 +78,10 @@ def compose(
                 continue
             documents.append(candidate.source)
         chosen.append(candidate)
-    # Grouped per source document (in the order documents were chosen), in reading order within one.
-    chosen.sort(key=lambda c: (documents.index(c.source), c.passage_rank, c.position))
+    # Grouped per source document (in the order documents were chosen); inside a document the best
+    # chunk comes first, and a chunk's units keep their reading order.
+    chunks = list(dict.fromkeys(c.chunk_id for c in chosen))
+    chosen.sort(key=lambda c: (documents.index(c.source), chunks.index(c.chunk_id), c.position))
     draft: list[DraftSentence] = []
     for candidate in chosen:
         if candidate.lead_in and not any(s.text == candidate.lead_in for s in draft):

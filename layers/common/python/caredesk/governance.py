@@ -120,7 +120,8 @@ def resource_of(value: Any, template: Mapping[str, Any]) -> str:
                 properties = spec.get("Properties") or {}
                 for p in _NAME_PROPERTIES:
                     named = properties.get(p)
-                    if isinstance(named, Mapping) and isinstance(named.get("Fn::Sub"), str) and named["Fn::Sub"] in text:
+                    pattern = named.get("Fn::Sub") if isinstance(named, Mapping) else None
+                    if isinstance(pattern, str) and pattern in text:
                         return logical_id
             for token in _sub_tokens(text):
                 logical_id = token.split(".", 1)[0]
@@ -276,6 +277,17 @@ def semantic_gate_threshold() -> dict[str, Any]:
     return {key: data.get(key) for key in ("threshold", "model_version", "split", "method", "goals")}
 
 
+def review_support_threshold() -> dict[str, Any]:
+    """The reviewer's calibrated semantic-support threshold, or that it is not calibrated yet."""
+    from caredesk.review import CALIBRATION_PATH as REVIEW_CALIBRATION_PATH
+
+    try:
+        data = json.loads(Path(REVIEW_CALIBRATION_PATH).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {"status": "not_calibrated"}
+    return {"status": "calibrated", **{key: data.get(key) for key in ("threshold", "model_version", "split", "method")}}
+
+
 def embedding_model(model_dir: Path) -> dict[str, Any]:
     """The embedding model in force, named as `Embedder.model_version` names it (from its manifest)."""
     try:
@@ -362,7 +374,11 @@ def posture(template: Mapping[str, Any], *, floor: Mapping[str, Any], model_dir:
         "triggers": triggers(template),
         "api_routes": api_routes(template),
         "guard_rule_families": guard_rule_families(),
-        "thresholds": {"retrieval_floor": dict(floor), "semantic_safety_gate": semantic_gate_threshold()},
+        "thresholds": {
+            "retrieval_floor": dict(floor),
+            "semantic_safety_gate": semantic_gate_threshold(),
+            "review_semantic_support": review_support_threshold(),
+        },
         "budgets": budgets(template),
         "generation": {
             "backend": EXTRACTIVE_BACKEND,

@@ -21,7 +21,7 @@ import numpy as np
 from caredesk.contracts import DraftSentence, Passage, Removal
 from caredesk.errors import CareDeskError
 from caredesk.guard.output_screen import screen_sentence
-from caredesk.quotes import plain, quotable_units
+from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units
 from caredesk.text import content_words, numbers_in
 
 LEXICAL_SUPPORT = 0.8
@@ -93,12 +93,27 @@ def _first_failure(
         return f"screen:{findings[0].reason}"
     if not numbers_in(sentence.text) <= numbers_in(cited_text):
         return "number_not_in_source"
+    if _altered_table_row(sentence.text, bodies):
+        return "table_row_altered"
     words = content_words(sentence.text)
     if words and len(words & content_words(cited_text)) / len(words) < LEXICAL_SUPPORT:
         return "not_supported_lexically"
     if semantic_support(sentence.text, bodies, embed) < threshold:
         return "not_supported_semantically"
     return None
+
+
+def _altered_table_row(sentence: str, bodies: Sequence[str]) -> bool:
+    """A sentence in the rendered-row form naming a row of a cited table must be that row exactly:
+    a swapped cell ("Cardiology — Head of Department: INR 1,600") has the same words, numbers and
+    meaning vector as the real row, so only an exact comparison catches it."""
+    text = plain(sentence)
+    if ROW_LABEL_SEPARATOR not in text:
+        return False
+    label = text.split(ROW_LABEL_SEPARATOR, 1)[0]
+    rows = [plain(unit) for body in bodies for unit in quotable_units(body) if ROW_LABEL_SEPARATOR in unit]
+    same_label = [row for row in rows if row.split(ROW_LABEL_SEPARATOR, 1)[0] == label]
+    return bool(same_label) and text not in same_label
 
 
 # -- calibration ---------------------------------------------------------------------------------

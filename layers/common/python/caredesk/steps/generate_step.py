@@ -1,4 +1,10 @@
-"""The Generate step: a cited draft from the retrieved passages, plus the appointment lookup tool."""
+"""The Generate step: a cited draft from the retrieved passages, plus the appointment lookup tool.
+
+The generator is the one configured by CAREDESK_GENERATOR (caredesk.generation); whichever it is,
+it sees only the masked question and passages of the caller's tier and below, and its draft goes
+to the reviewer. A question mixing policy and an appointment gets both: the appointment facts come
+from the lookup tool (authorised per caller), the policy sentences from the generator.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,12 @@ import numpy as np
 from caredesk.appointments import AppointmentView, lookup_appointment
 from caredesk.appointments import Caller as AppointmentCaller
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
-from caredesk.compose import compose
 from caredesk.contracts import AppointmentFact, GenerateResult, StepEvent
+from caredesk.generation import EXTRACTIVE, Generator, generator_from_env
+from caredesk.generation.base import visible_passages
 from caredesk.tiers import Tier
 
-EXTRACTIVE_BACKEND = "extractive"
+EXTRACTIVE_BACKEND = EXTRACTIVE  # kept: other modules name the default backend through this
 NOT_FOUND = "I could not find appointment {id} among the appointments you can see."
 
 
@@ -33,19 +40,23 @@ def run_generate(
     conn,
     embed: Callable[[Sequence[str]], np.ndarray],
     audit: AuditTrail,
+    generator: Generator | None = None,
 ) -> GenerateResult:
     clock = Stopwatch()
     state = event.state
     guard = state.guard.result
     retrieved = state.retrieve.result
-    caller = AppointmentCaller(tier=Tier.parse(state.caller.tier), patient_id=state.caller.patient_id or None)
+    tier = Tier.parse(state.caller.tier)
+    caller = AppointmentCaller(tier=tier, patient_id=state.caller.patient_id or None)
+    generator = generator or generator_from_env(embed)
     facts = []
     for appointment_id in guard.appointment_ids:
         # Unknown and not-yours get the same sentence: the reply never confirms a record exists.
         view = lookup_appointment(conn, appointment_id, caller)
         sentence = describe_appointment(view) if view is not None else NOT_FOUND.format(id=appointment_id)
         facts.append(AppointmentFact(appointment_id=appointment_id, sentence=sentence, found=view is not None))
-    sentences = compose(retrieved.query_used, retrieved.passages, embed) if retrieved.passages else []
+    passages = visible_passages(retrieved.passages, tier)
+    sentences = generator.draft(retrieved.query_used, passages) if passages else []
     audit.record(
         AuditEvent(
             trace_id=state.trace_id,
@@ -57,11 +68,11 @@ def run_generate(
             masked_query=guard.masked_query,
             citations=[{"chunk_id": cid} for s in sentences for cid in s.chunk_ids],
             scores={"sentences": float(len(sentences)), "appointment_facts": float(len(facts))},
-            details={"backend": EXTRACTIVE_BACKEND},
+            details={"backend": generator.name},
         )
     )
     return GenerateResult(
-        backend=EXTRACTIVE_BACKEND,
+        backend=generator.name,
         sentences=sentences,
         appointment_facts=facts,
         appointment_ids_asked=list(guard.appointment_ids),

@@ -1,0 +1,237 @@
+"""Retrieve / generate / review latency at 100,000 chunks under a selective tier filter (issue 7).
+
+Builds its own Postgres (port 15462, .cache/pgdata-retrieval-bench): the sample knowledge base's
+real chunks and vectors, plus synthetic chunks made from them (each a real chunk's text with its
+vector perturbed, cosine ~0.8 to the original) spread over tiers so that a public caller may read
+only ~2% of the rows. Queries are the golden set's dev questions (last turn), asked as a public
+caller. Prints a Markdown report on stdout (progress on stderr) and writes it to --out.
+
+Measured:
+- filtered HNSW recall@10 against an exact scan of the same filtered rows, with
+  hnsw.iterative_scan relaxed_order (what search() sets) and without it (rows returned);
+- search latency p50/p95: hybrid (HNSW + GIN + RRF in one statement), dense only, full text only,
+  the exact-scan baseline, and the full-text leg with ts_rank instead of ts_rank_cd;
+- the Retrieve step's own work (query shaping, embedding, search) p50/p95;
+- Generate (extractive composer) and Review (independent checks) medians on the retrieved passages.
+
+    .venv/bin/python bench/retrieval_bench.py [--chunks 100000] [--queries 60] [--out .cache/retrieval_bench.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BENCH_PORT = 15462
+DATA_DIR = REPO_ROOT / ".cache" / "pgdata-retrieval-bench"
+# Tier shares of the synthetic rows: the public filter keeps ~2% of the table (a selective filter).
+TIER_SHARES = (("public", 0.02), ("patient", 0.08), ("staff", 0.90))
+NOISE_PER_DIMENSION = 0.038  # ~0.75 noise norm on a unit vector: cosine ~0.8 to the chunk it copies
+CHUNKS_PER_DOCUMENT = 10
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def percentile(values: list[float], p: float) -> float:
+    return float(np.percentile(np.asarray(values), p))
+
+
+def build_corpus(conn, embedder, total: int, seed: int = 7) -> int:
+    from caredesk.store.documents import vector_literal
+    from caredesk_local.grounded_eval import index_kb
+
+    real = index_kb(conn, embedder.embed)
+    rows = conn.execute("SELECT text, body, heading, embedding::text FROM chunks ORDER BY chunk_id").fetchall()
+    bases = [(text, body, heading, np.array(json_vector(vector), dtype=np.float32)) for text, body, heading, vector in rows]
+    rng = np.random.default_rng(seed)
+    synthetic = total - real
+    tiers = rng.choice([t for t, _ in TIER_SHARES], size=synthetic, p=[share for _, share in TIER_SHARES])
+    conn.execute("DROP INDEX IF EXISTS chunks_embedding_hnsw")
+    conn.commit()
+    documents = io.StringIO()
+    for doc in range(0, synthetic, CHUNKS_PER_DOCUMENT):
+        documents.write(f"kb/{tiers[doc]}/synthetic/{doc // CHUNKS_PER_DOCUMENT:06d}.md\t{tiers[doc]}\t1\tindexed\n")
+    with conn.cursor() as cur:
+        with cur.copy("COPY documents (source, tier, sequencer, status) FROM STDIN") as copy:
+            copy.write(documents.getvalue())
+        with cur.copy("COPY chunks (chunk_id, source, tier, ordinal, heading, text, body, content_hash, embedding)"
+                      " FROM STDIN") as copy:
+            for i in range(synthetic):
+                doc = i - i % CHUNKS_PER_DOCUMENT
+                tier = tiers[doc]
+                source = f"kb/{tier}/synthetic/{doc // CHUNKS_PER_DOCUMENT:06d}.md"
+                text, body, heading, vector = bases[i % len(bases)]
+                noisy = vector + rng.normal(0, NOISE_PER_DIMENSION, vector.shape).astype(np.float32)
+                noisy /= np.linalg.norm(noisy)
+                copy.write_row((f"{source}#{i % CHUNKS_PER_DOCUMENT}", source, tier, i % CHUNKS_PER_DOCUMENT, heading,
+                                text, body, f"synthetic-{i}", vector_literal(noisy)))
+    conn.commit()
+    log(f"loaded {total} chunks; building HNSW")
+    started = time.perf_counter()
+    conn.execute("SET maintenance_work_mem = '512MB'")
+    conn.execute("CREATE INDEX chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)")
+    conn.execute("ANALYZE chunks")
+    conn.commit()
+    log(f"HNSW built in {time.perf_counter() - started:.0f} s")
+    return real
+
+
+def json_vector(text: str) -> list[float]:
+    return [float(x) for x in text.strip("[]").split(",")]
+
+
+def run_search_sql(conn, params: dict, *, iterative: bool = True, exact: bool = False, sql: str | None = None) -> list:
+    search_module = importlib.import_module("caredesk.store.search")  # the package re-exports search()
+
+    with conn.transaction():
+        conn.execute(
+            "SELECT set_config('hnsw.iterative_scan', %s, true), set_config('hnsw.ef_search', '40', true),"
+            " set_config('enable_indexscan', %s, true)",
+            ("relaxed_order" if iterative else "off", "off" if exact else "on"),
+        )
+        return conn.execute(sql or search_module._SEARCH_SQL, params).fetchall()
+
+
+def timed(function) -> tuple[float, object]:
+    started = time.perf_counter()
+    result = function()
+    return (time.perf_counter() - started) * 1000, result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / ".cache" / "retrieval_bench.md")
+    args = parser.parse_args(argv)
+
+    from caredesk.compose import compose
+    from caredesk.contracts import Passage
+    from caredesk.embedding import Embedder
+    from caredesk.review import review_draft
+    from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
+    search_module = importlib.import_module("caredesk.store.search")  # the package re-exports search()
+    from caredesk.store.db import connect
+    from caredesk.store.migrations import apply_migrations
+    from caredesk.store.search import SearchMode, search
+    from caredesk.tiers import Tier
+    from caredesk_local.grounded_eval import load_golden, search_text
+    from caredesk_local.postgres import EmbeddedPostgres
+    from embedding_bench import machine_description
+
+    shutil.rmtree(DATA_DIR, ignore_errors=True)
+    server = EmbeddedPostgres(DATA_DIR, BENCH_PORT, database="retrieval_bench")
+    server.start()
+    try:
+        embedder = Embedder(REPO_ROOT / ".cache" / "model")
+        conn = connect(server.dsn)
+        apply_migrations(conn, REPO_ROOT / "sql")
+        build_corpus(conn, embedder, args.chunks)
+        public = Tier.PUBLIC.visible()
+        visible = conn.execute("SELECT count(*) FROM chunks WHERE tier = ANY(%s)", (public,)).fetchone()[0]
+        total = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+        cases = [c for c in load_golden(split="dev") if c["turns"][-1]["tier"] == "public" and c["gold"]]
+        texts = [search_text(c) for c in cases][: args.queries]
+        vectors = embedder.embed(texts)
+        log(f"{len(texts)} queries")
+
+        # Filtered HNSW recall@10 against the exact scan of the same rows (dense leg only, no diversification).
+        recalls, shortened_rows = [], []
+        for text, vector in zip(texts, vectors, strict=True):
+            params = search_module._parameters(text, vector, public, 10, SearchMode.DENSE, 40, 10)
+            approx = {row[1] for row in run_search_sql(conn, params)}
+            exact = {row[1] for row in run_search_sql(conn, params, exact=True)}
+            without_iterative = run_search_sql(conn, params, iterative=False)
+            recalls.append(len(approx & exact) / max(1, len(exact)))
+            shortened_rows.append(len(without_iterative))
+
+        # Search latency per variant (each query once per variant, variants interleaved per query).
+        ts_rank_sql = search_module._SEARCH_SQL.replace("ts_rank_cd(tsv, query, 32)", "ts_rank(tsv, query, 32)")
+        variants = {
+            "hybrid (HNSW + GIN, RRF)": lambda t, v: search(conn, query_text=t, query_vector=v, tiers=public),
+            "dense only (HNSW)": lambda t, v: search(conn, query_text=t, query_vector=v, tiers=public,
+                                                     mode=SearchMode.DENSE),
+            "full text only, ts_rank_cd": lambda t, v: search(conn, query_text=t, query_vector=v, tiers=public,
+                                                              mode=SearchMode.FULLTEXT),
+            "full text only, ts_rank": lambda t, v: run_search_sql(
+                conn, search_module._parameters(t, v, public, 5, SearchMode.FULLTEXT, 40, 2), sql=ts_rank_sql),
+            "baseline: hybrid, exact scan": lambda t, v: run_search_sql(
+                conn, search_module._parameters(t, v, public, 5, SearchMode.HYBRID, 40, 2), exact=True),
+        }
+        latencies: dict[str, list[float]] = {name: [] for name in variants}
+        for _warmup in range(2):
+            for name, run in variants.items():
+                run(texts[0], vectors[0])
+        for text, vector in zip(texts, vectors, strict=True):
+            for name, run in variants.items():
+                latencies[name].append(timed(lambda run=run: run(text, vector))[0])
+
+        # The Retrieve step's work, then Generate and Review on what it retrieved.
+        step_ms, generate_ms, review_ms = [], [], []
+        for text in texts:
+            ms, (query_used, hits) = timed(lambda text=text: shaped_search(conn, embedder, text, Tier.PUBLIC,
+                                                                         RetrieveConfig()))
+            step_ms.append(ms)
+            passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
+                                similarity=h.similarity) for h in hits]
+            ms, draft = timed(lambda q=query_used, p=passages: compose(q, p, embedder.embed))
+            generate_ms.append(ms)
+            review_ms.append(timed(lambda d=draft, p=passages: review_draft(d, p, embedder.embed))[0])
+        conn.close()
+    finally:
+        server.stop()
+
+    lines = [
+        "# Retrieval benchmark (bench/retrieval_bench.py)",
+        "",
+        f"Machine: {machine_description()}",
+        "",
+        f"{total:,} chunks; the public caller's filter keeps {visible:,} ({visible / total:.1%}); "
+        f"{len(texts)} dev questions asked as public; hnsw ef_search 40, m 16, ef_construction 64.",
+        "",
+        "| measure | value |",
+        "| --- | --- |",
+        f"| filtered HNSW recall@10 vs exact scan (iterative_scan relaxed_order) | "
+        f"mean {statistics.mean(recalls):.3f}, min {min(recalls):.2f} |",
+        f"| rows returned for k=10 without iterative_scan | median {statistics.median(shortened_rows):.0f}, "
+        f"min {min(shortened_rows)} |",
+        "",
+        "| search variant (k=5, 40 candidates per leg) | p50 ms | p95 ms |",
+        "| --- | --- | --- |",
+    ]
+    for name, values in latencies.items():
+        lines.append(f"| {name} | {percentile(values, 50):.1f} | {percentile(values, 95):.1f} |")
+    lines += [
+        "",
+        "| step (on the retrieved passages) | p50 ms | p95 ms |",
+        "| --- | --- | --- |",
+        f"| Retrieve: query shaping + embedding + hybrid search (1-2 searches) | {percentile(step_ms, 50):.1f} | "
+        f"{percentile(step_ms, 95):.1f} |",
+        f"| Generate: extractive composer (embeds the candidate units) | {percentile(generate_ms, 50):.1f} | "
+        f"{percentile(generate_ms, 95):.1f} |",
+        f"| Review: independent checks (embeds the cited units) | {percentile(review_ms, 50):.1f} | "
+        f"{percentile(review_ms, 95):.1f} |",
+        "",
+        f"Load average at the end: {' '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}.",
+    ]
+    report = "\n".join(lines) + "\n"
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(report, encoding="utf-8")
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
