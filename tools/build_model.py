@@ -204,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     except ModelBuildError as error:
         print(f"build_model: {error}", file=sys.stderr)
         return 1
-    except Exception as error:  # export failures come from torch/onnx internals: report, exit non-zero
-        print(f"build_model: export failed: {type(error).__name__}: {error}", file=sys.stderr)
+    except Exception as error:  # torch/onnx/filesystem failures: one clear line, exit non-zero
+        print(f"build_model: build failed: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
     manifest = json.loads((out_dir / MANIFEST_FILE).read_text())
     state = "built" if built else "up to date (nothing to do)"

@@ -1,9 +1,10 @@
 """`make localstack-up` / `localstack-down`: LocalStack + the embedded Postgres, started and stopped together.
 
 Runs with the project's venv (it needs caredesk_local.postgres); LocalStack itself runs from its own
-virtualenv (.cache/venv-localstack, Python 3.13). Without a Docker engine LocalStack runs as a host
-process with this package's plugins (host-process Lambda executor, moto DynamoDB); with one, as the
-LocalStack container. What was started is recorded in .cache/localstack/state.json for `down`.
+virtualenv (.cache/venv-localstack, Python 3.13) as a host process with this package's plugins
+(host-process Lambda executor, moto DynamoDB, S3 event sequencers); with CAREDESK_LOCALSTACK_DOCKER=1 and
+a Docker engine, as the LocalStack container instead. What was started is recorded in
+.cache/localstack/state.json for `down`.
 """
 
 from __future__ import annotations
@@ -46,15 +47,22 @@ class LocalStackControlError(CareDeskError):
     """LocalStack or its Postgres could not be started, reached or stopped."""
 
 
-def docker_engine_available() -> bool:
-    """True when a Docker engine answers (the docker CLI alone is not enough). CAREDESK_LOCALSTACK_DOCKER=0 forces
-    the host runtime."""
-    if os.environ.get("CAREDESK_LOCALSTACK_DOCKER", "") == "0" or shutil.which("docker") is None:
+def docker_requested() -> bool:
+    """CAREDESK_LOCALSTACK_DOCKER=1 and a Docker engine answers (the docker CLI alone is not enough).
+
+    Opt-in: the Docker path is not verified on these machines (no engine), see docs/localstack.md.
+    """
+    if os.environ.get("CAREDESK_LOCALSTACK_DOCKER", "") != "1":
         return False
+    if shutil.which("docker") is None:
+        raise LocalStackControlError("CAREDESK_LOCALSTACK_DOCKER=1 but there is no docker CLI")
     try:
-        return subprocess.run(["docker", "info"], capture_output=True, timeout=20).returncode == 0
+        answered = subprocess.run(["docker", "info"], capture_output=True, timeout=20).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
-        return False
+        answered = False
+    if not answered:
+        raise LocalStackControlError("CAREDESK_LOCALSTACK_DOCKER=1 but no Docker engine answers `docker info`")
+    return True
 
 
 def host_runtime_environment() -> dict[str, str]:
@@ -70,6 +78,9 @@ def host_runtime_environment() -> dict[str, str]:
         "DISABLE_EVENTS": "1",  # no analytics calls (no network here)
         "SKIP_SSL_CERT_DOWNLOAD": "1",
         "LOCALSTACK_VOLUME_DIR": str(WORK_DIR / "volume"),
+        # LocalStack unpacks every function and layer zip under $TMPDIR/lambda (~400 MB per deploy): keep it
+        # inside .cache/localstack, where `down` removes it.
+        "TMPDIR": str(WORK_DIR / "tmp"),
         # A cold start waits for a start slot (host_executor.CONCURRENT_STARTS); LocalStack's default is 20 s.
         "LAMBDA_RUNTIME_ENVIRONMENT_TIMEOUT": "300",
         "CAREDESK_LS_PYTHON_311": str(PROJECT_PYTHON),
@@ -129,15 +140,21 @@ def up() -> dict[str, Any]:
         raise LocalStackControlError(f"something already answers on {ENDPOINT}: run `make localstack-down` first")
     WORK_DIR.mkdir(parents=True, exist_ok=True)
     state: dict[str, Any] = {"endpoint": ENDPOINT, "region": REGION}
-    dsn = postgres().start()
+    database = postgres()
+    dsn = database.start()
+    database.recreate_database()  # LocalStack keeps no state between runs: neither does its database
     state.update(postgres_data_dir=str(postgres().data_dir), postgres_port=POSTGRES_PORT, dsn=dsn)
     write_state(state)
-    if docker_engine_available():
-        state.update(mode="docker", container=DOCKER_CONTAINER)
+    if docker_requested():
+        # Lambda containers reach the host as host.docker.internal; this needs a Postgres that listens beyond
+        # loopback (EmbeddedPostgres listens on 127.0.0.1 only): not verified here, see docs/localstack.md.
+        state.update(mode="docker", container=DOCKER_CONTAINER,
+                     lambda_dsn=dsn.replace("@127.0.0.1:", "@host.docker.internal:"))
         _start_docker_localstack()
         process = None
     else:
         state["mode"] = "host"
+        (WORK_DIR / "tmp").mkdir(exist_ok=True)
         process = _start_host_localstack()
         state["localstack_pid"] = process.pid
     write_state(state)
@@ -181,6 +198,7 @@ def down() -> list[str]:
     if postgres()._running_port() is not None:  # noqa: SLF001 - the data dir's own pid file says it runs
         leftovers.append(f"postgres on {postgres().data_dir}")
     if not leftovers:
+        shutil.rmtree(WORK_DIR / "tmp", ignore_errors=True)
         STATE_FILE.unlink(missing_ok=True)
     return leftovers
 

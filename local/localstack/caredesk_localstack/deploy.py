@@ -113,7 +113,7 @@ def deploy() -> dict[str, Any]:
     if not state.get("dsn"):
         raise LocalStackControlError("LocalStack is not up: run `make localstack-up` first")
     settings = localstack_config()
-    ensure_secret(settings["secret_name"], state["dsn"])
+    ensure_secret(settings["secret_name"], state.get("lambda_dsn", state["dsn"]))
     ensure_bucket(settings["bucket"])
     applied = migrate(state["dsn"])
     print(f"migrations applied: {applied or 'none (up to date)'}", file=sys.stderr)

@@ -54,6 +54,7 @@ def review_draft(
 ) -> ReviewOutcome:
     """Keep the sentences that pass every check; remove the others with the first failing reason."""
     threshold = semantic_support_threshold() if semantic_threshold is None else semantic_threshold
+    embed = _memoised(embed)  # sentences citing the same chunk embed its units once
     retrieved = {p.chunk_id: p for p in passages}
     kept: list[DraftSentence] = []
     removed: list[Removal] = []
@@ -76,6 +77,19 @@ def semantic_support(sentence: str, cited_bodies: Sequence[str], embed: Embed) -
         return 0.0
     vectors = embed([plain(sentence)] + units)
     return float(np.max(vectors[1:] @ vectors[0]))
+
+
+def _memoised(embed: Embed) -> Embed:
+    cache: dict[str, np.ndarray] = {}
+
+    def cached(texts: Sequence[str]) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if t not in cache))
+        if missing:
+            for text, vector in zip(missing, embed(missing), strict=True):
+                cache[text] = vector
+        return np.stack([cache[t] for t in texts])
+
+    return cached
 
 
 def _first_failure(
