@@ -13,7 +13,9 @@ SAM_VENV := $(CACHE)/venv-sam
 MODEL_DIR := $(CACHE)/model
 ASL_VALIDATOR_VERSION := 4.0.0
 
-.PHONY: setup model demo up test test-unit test-integration test-e2e lint static bench clean-cache help
+include localstack.mk
+
+.PHONY: setup model demo up test test-unit test-integration test-e2e lint bench clean-cache help
 
 help:
 	@echo "make demo    set everything up, ingest kb/ through S3, answer a scripted conversation"
@@ -65,8 +67,10 @@ demo: setup
 up: setup
 	$(VENV)/bin/caredesk up
 
+# The fast tiers, then the same template deployed to LocalStack and its e2e suite.
 test: setup
 	$(PY) -m pytest tests/unit tests/integration tests/e2e
+	$(MAKE) localstack-ci
 
 test-unit: setup
 	$(PY) -m pytest tests/unit

@@ -23,6 +23,7 @@ import argparse
 import contextlib
 import math
 import os
+import platform
 import resource
 import shutil
 import signal
@@ -39,7 +40,6 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO_ROOT / "layers" / "common" / "python"), str(REPO_ROOT / "local"), str(Path(__file__).parent)]
 
 from corpus import DEFAULT_SEED, BenchDocument, chunk_counts, generate_corpus  # noqa: E402
-from embedding_bench import machine_description  # noqa: E402
 
 # Outside the ephemeral range 32768-60999 and apart from the ports tests and `caredesk up` use.
 DEFAULT_PG_PORT = 15460
@@ -116,11 +116,21 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
 
 
-def memory_description() -> str:
+def machine_description() -> str:
+    """CPU model, nproc, RAM and Python (the load average is reported separately, when taken)."""
+    cpu, memory = "unknown CPU", "unknown RAM"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
     for line in Path("/proc/meminfo").read_text().splitlines():
         if line.startswith("MemTotal:"):
-            return f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB RAM"
-    return "unknown RAM"
+            memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB RAM"
+    return f"{cpu}, nproc={os.cpu_count()}, {memory}, Python {platform.python_version()}, {platform.machine()}"
+
+
+def load_average() -> str:
+    return ", ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def peak_rss_mib() -> float:
@@ -299,12 +309,12 @@ def report(args: argparse.Namespace, corpus: list[BenchDocument], counts: list[i
     delete_ms = [d.absent_after_s * 1000 for d in deletes]
     call_ms = [d.delete_call_s * 1000 for d in deletes]
     search_ms = [d.confirming_search_s * 1000 for d in deletes]
-    load_after = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    load_after = load_average()
     lines = [
         "## Ingest benchmark",
         "",
-        f"Machine: {memory_description()}, {machine_description()}; load average at the end {load_after} "
-        f"(at the start of the ingest {load_before}).",
+        f"Machine: {machine_description()}; load average (1, 5, 15 min) at the start of the ingest {load_before}, "
+        f"at the end {load_after}.",
         "",
         f"Corpus: {documents} generated clinic-policy Markdown documents (seed {args.seed}, {mebibytes:.1f} MiB), "
         f"**{chunks} chunks** by the real chunker at the default size (per document: mean "
@@ -393,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         handler_module = ingest.handler_module()
         model_load_s = time.perf_counter() - started
         cleanup.callback(install_part_timers(timers))
-        load_before = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+        load_before = load_average()
         first = upload_all(stack, corpus, timers, "first ingest", args.progress_every)
         check_outcomes(first, "indexed")
         again = upload_all(stack, corpus, timers, "re-ingest, unchanged", args.progress_every)

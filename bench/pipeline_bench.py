@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shutil
 import statistics
 import sys
@@ -39,8 +38,7 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO_ROOT / "layers" / "common" / "python"), str(REPO_ROOT / "local"), str(Path(__file__).parent)]
 
-from embedding_bench import machine_description  # noqa: E402
-from ingest_bench import memory_description, peak_rss_mib, percentile, stop_on_sigterm  # noqa: E402
+from ingest_bench import load_average, machine_description, peak_rss_mib, percentile, stop_on_sigterm  # noqa: E402
 
 # Outside the ephemeral range 32768-60999 and apart from the ports tests, `caredesk up` and
 # bench/ingest_bench.py use, so both benches can run at once.
@@ -281,12 +279,12 @@ def report(args: argparse.Namespace, cases: list[dict[str, Any]], results: dict[
     types: dict[str, int] = defaultdict(int)
     for case in cases:
         types[case["type"]] += 1
-    load_after = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    load_after = load_average()
     return [
         "## Query pipeline benchmark",
         "",
-        f"Machine: {memory_description()}, {machine_description()}; load average at the end {load_after} "
-        f"(at the start of the measured runs {load_before}).",
+        f"Machine: {machine_description()}; load average (1, 5, 15 min) at the start of the measured runs "
+        f"{load_before}, at the end {load_after}.",
         "",
         f"{len(cases)} golden dev cases, round-robin over the case types "
         f"({', '.join(f'{name} {n}' for name, n in sorted(types.items()))}); every turn of a case is one ask, "
@@ -345,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
             for case in cases[: len({c["type"] for c in cases})]:
                 for name, ask in paths.items():
                     run_case(name, ask, case)
-            load_before = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+            load_before = load_average()
             results: dict[str, list[Timed]] = {name: [] for name in PATHS}
             for repeat in range(args.repeats):
                 for index, case in enumerate(cases):

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from caredesk.compose import compose
 from caredesk.contracts import Outcome, Passage, Turn
 from caredesk.followup import contextualise
@@ -75,7 +74,9 @@ def _kb_documents(repo_root: Path) -> list[Path]:
     return sorted(p for tier in TIER_FOLDERS for p in (kb_root / tier).rglob("*") if p.is_file())
 
 
-def load_golden(path: Path = GOLDEN_PATH, *, split: str | None = None, types: Iterable[str] | None = None) -> list[dict]:
+def load_golden(
+    path: Path = GOLDEN_PATH, *, split: str | None = None, types: Iterable[str] | None = None
+) -> list[dict]:
     wanted = set(types) if types is not None else None
     cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units
@@ -37,6 +36,7 @@ from caredesk.review import (
     semantic_support,
 )
 from caredesk.text import content_words, numbers_in
+
 from caredesk_local.grounded_eval import GOLDEN_PATH, REPO_ROOT, load_golden
 
 MIN_WORDS = 6
@@ -64,7 +64,8 @@ def restatements(unit: str) -> list[str]:
     out = []
     condition = _CONDITION.match(unit)
     if condition:
-        out.append(f"{condition.group(3)[0].upper()}{condition.group(3)[1:]} {condition.group(1).lower()} {condition.group(2)}.")
+        main_clause, word, condition_text = condition.group(3), condition.group(1).lower(), condition.group(2)
+        out.append(f"{main_clause[0].upper()}{main_clause[1:]} {word} {condition_text}.")
     without = _PARENTHETICAL.sub("", unit)
     if without != unit and len(without.split()) >= MIN_WORDS:
         out.append(without)
@@ -76,7 +77,8 @@ def restatements(unit: str) -> list[str]:
 
 def kb_bodies(repo_root: Path = REPO_ROOT) -> dict[str, str]:
     """Every chunk body of the knowledge base -> the source document it belongs to."""
-    paths = sorted(p for tier in ("public", "patient", "staff") for p in (repo_root / "kb" / tier).rglob("*") if p.is_file())
+    folders = [repo_root / "kb" / tier for tier in ("public", "patient", "staff")]
+    paths = sorted(p for folder in folders for p in folder.rglob("*") if p.is_file())
     bodies: dict[str, str] = {}
     for path in paths:
         source = path.relative_to(repo_root).as_posix()
@@ -150,7 +152,8 @@ def calibrate_review(embedder, *, golden_path: Path = GOLDEN_PATH, out_path: Pat
         "unsupported_high": round(high, 4),
         "method": (f"middle of the gap between supported p{SUPPORTED_PERCENTILE} and unsupported "
                    f"p{UNSUPPORTED_PERCENTILE}; fails on overlap"),
-        "score": "max cosine between the sentence and the cited chunk's quotable units (caredesk.review.semantic_support)",
+        "score": "max cosine between the sentence and the cited chunk's quotable units "
+                 "(caredesk.review.semantic_support)",
         "split": "dev",
         "model_version": embedder.model_version,
         "calibrated_at": datetime.now(UTC).replace(microsecond=0).isoformat(),

@@ -108,7 +108,8 @@ CARDIOLOGY_ROW = "Cardiology — Consultant: INR 900; Senior Consultant: INR 1,6
 
 def kb_passage(source: str, heading: str) -> Passage:
     path = REPO_ROOT / source
-    chunk = next(c for c in chunk_document(source, convert_document(path.read_bytes(), path.name)) if c.heading == heading)
+    chunks = chunk_document(source, convert_document(path.read_bytes(), path.name))
+    chunk = next(c for c in chunks if c.heading == heading)
     return Passage(source=source, chunk_id=chunk.chunk_id, heading=chunk.heading, body=chunk.body, score=0.03,
                    similarity=0.6)
 

@@ -28,7 +28,8 @@ PUBLIC = Passage(source="kb/public/consultation_fees.md", chunk_id="kb/public/co
                  body="Patients aged **60 years or older** receive **10% off** every consultation fee.",
                  score=0.03, similarity=0.7)
 PATIENT = Passage(source="kb/patient/lab_report_access.md", chunk_id="kb/patient/lab_report_access.md#2",
-                  heading="Lab Report Access > Password", body="The PDF password is the first four letters of your name.",
+                  heading="Lab Report Access > Password",
+                  body="The PDF password is the first four letters of your name.",
                   score=0.02, similarity=0.6)
 STAFF = Passage(source="kb/staff/refund_approval_workflow.md", chunk_id="kb/staff/refund_approval_workflow.md#1",
                 heading="Refund Approval Workflow > Approval Limits", body="Duty Manager approves up to INR 5,000.",
@@ -155,7 +156,8 @@ def test_generator_is_selected_by_environment_and_clients_are_lazy(monkeypatch):
     assert isinstance(generator_from_env(unit_vectors, {}), ExtractiveGenerator)
     bedrock = generator_from_env(unit_vectors, {"CAREDESK_GENERATOR": "bedrock", "CAREDESK_BEDROCK_MODEL_ID": "m"})
     assert isinstance(bedrock, BedrockGenerator)
-    assert generator_from_env(unit_vectors, {"CAREDESK_GENERATOR": "bedrock", "CAREDESK_BEDROCK_MODEL_ID": "m"}) is bedrock
+    same = {"CAREDESK_GENERATOR": "bedrock", "CAREDESK_BEDROCK_MODEL_ID": "m"}
+    assert generator_from_env(unit_vectors, same) is bedrock
     openai = generator_from_env(unit_vectors, {"CAREDESK_GENERATOR": "openai",
                                                "CAREDESK_OPENAI_BASE_URL": "http://127.0.0.1:8081/v1",
                                                "CAREDESK_OPENAI_MODEL": "m"})

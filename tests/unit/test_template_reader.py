@@ -67,3 +67,17 @@ def test_undefined_asl_substitution_is_reported(template, tmp_path):
 def test_missing_parameter_value_is_an_error():
     with pytest.raises(TemplateError, match="DatabaseSecretArn"):
         StackTemplate.read(REPO_ROOT)
+
+
+def test_api_request_mapping_builds_every_key_the_local_api_builds(template):
+    """The local API stands in for the VTL mapping: both must give the state machine the same keys."""
+    from caredesk_local.api import execution_input
+
+    api = template.resource("CareDeskApi").properties["DefinitionBody"]
+    mapping = api["paths"]["/ask"]["post"]["x-amazon-apigateway-integration"]["requestTemplates"]["application/json"]
+    vtl = mapping["Fn::Sub"][0]
+    local = execution_input({"question": "q"}, request_id="r" * 12, tier="public", patient_id="")
+    for key in local:
+        assert f'\\"{key}\\"' in vtl, f"the VTL request template does not build `{key}`"
+    for key in local["caller"]:
+        assert f'\\"{key}\\"' in vtl, f"the VTL request template does not build caller.{key}"

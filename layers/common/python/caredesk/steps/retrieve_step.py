@@ -32,7 +32,8 @@ def run_retrieve(
     # An appointment question is answered from the appointments table even when no policy matches.
     confident = top >= floor.value or bool(guard.appointment_ids)
     passages = [
-        Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score, similarity=h.similarity)
+        Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
+                similarity=h.similarity)
         for h in hits
     ]
     reply = None
@@ -53,9 +54,11 @@ def run_retrieve(
             session_id=state.session_id,
             tier=tier.label,
             masked_query=guard.masked_query,
-            citations=[{"source": p.source, "chunk_id": p.chunk_id, "heading": p.heading, "score": p.score} for p in passages],
+            citations=[{"source": p.source, "chunk_id": p.chunk_id, "heading": p.heading, "score": p.score}
+                       for p in passages],
             scores={"top_similarity": top, "floor": floor.value},
-            details={"kb_version": floor.kb_version, "mode": config.mode.value, "shaped": query_used != guard.search_query},
+            details={"kb_version": floor.kb_version, "mode": config.mode.value,
+                     "shaped": query_used != guard.search_query},
         )
     )
     return RetrieveResult(
@@ -68,7 +71,9 @@ def run_retrieve(
     )
 
 
-def shaped_search(conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig) -> tuple[str, list[SearchHit]]:
+def shaped_search(
+    conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig
+) -> tuple[str, list[SearchHit]]:
     """(the text searched with, its hits): the question sentence of a long message, or the whole
     message when that scores better (an anaphoric question alone scores low)."""
     candidates = [text]
@@ -78,7 +83,8 @@ def shaped_search(conn, embedder: Embedder, text: str, tier: Tier, config: Retri
     best: tuple[str, list[SearchHit]] | None = None
     vectors = embedder.embed(candidates)
     for candidate, vector in zip(candidates, vectors, strict=True):
-        hits = search(conn, query_text=candidate, query_vector=vector, tiers=tier.visible(), k=config.k, mode=config.mode)
+        hits = search(conn, query_text=candidate, query_vector=vector, tiers=tier.visible(), k=config.k,
+                      mode=config.mode)
         top = max((h.similarity for h in hits), default=0.0)
         if best is None or top > max((h.similarity for h in best[1]), default=0.0):
             best = (candidate, hits)
