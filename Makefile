@@ -85,8 +85,13 @@ lint: setup
 	$(VENV)/bin/ruff check layers local functions tools tests
 	$(PY) -m pytest tests/unit/test_static_checks.py
 
+# Each bench prints a Markdown table with the machine; on a busy machine pass smaller sizes, e.g.
+# `$(PY) bench/ingest_bench.py --documents 150`.
 bench: setup
 	$(PY) bench/embedding_bench.py
+	$(PY) bench/ingest_bench.py
+	$(PY) bench/pipeline_bench.py
+	$(PY) bench/retrieval_bench.py
 
 clean-cache:
 	rm -rf $(CACHE)/pgdata $(CACHE)/pgdata-test $(CACHE)/stack.json
