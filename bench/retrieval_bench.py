@@ -155,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         public = Tier.PUBLIC.visible()
         visible = conn.execute("SELECT count(*) FROM chunks WHERE tier = ANY(%s)", (public,)).fetchone()[0]
         total = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        # Close the implicit transaction those reads opened: otherwise every later conn.transaction() is
+        # a savepoint inside it and each SET LOCAL below would leak into the next measured statement.
+        conn.commit()
 
         cases = [c for c in load_golden(split="dev") if c["turns"][-1]["tier"] == "public" and c["gold"]]
         texts = [search_text(c) for c in cases][: args.queries]

@@ -1,17 +1,16 @@
 """Integration fixtures: one embedded Postgres per test session, on its own data dir and port.
 
-The dev stack uses .cache/pgdata on 15432; tests use .cache/pgdata-test on 15433, and get a freshly
-created database each session so the schema always matches the sql/ files being tested.
+Each session gets a fresh data dir under .cache/test-stacks and free ports (tests.conftest.free_ports),
+so concurrent sessions (a developer's and CI's, or two worktrees) never share or stop a server.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import re
-import time
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy
@@ -21,44 +20,24 @@ from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
 from caredesk_local.postgres import EmbeddedPostgres
 
+from tests.conftest import STACK_DATA_ROOT, free_ports
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SQL_DIR = REPO_ROOT / "sql"
-TEST_DATA_DIR = REPO_ROOT / ".cache" / "pgdata-test"
-TEST_PORT = 15433
-
-
-LOCK_ATTEMPTS = 600  # x 1 s: wait up to 10 minutes for another test session to finish
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[EmbeddedPostgres]:
-    with exclusive_test_server():
-        server = EmbeddedPostgres(TEST_DATA_DIR, TEST_PORT, database="caredesk_test")
-        server.start()
-        server.recreate_database()
-        try:
-            yield server
-        finally:
-            server.stop()
-
-
-@contextmanager
-def exclusive_test_server() -> Iterator[None]:
-    """One pytest session at a time owns the test server: another would drop its database and stop it."""
-    TEST_DATA_DIR.parent.mkdir(parents=True, exist_ok=True)
-    with open(TEST_DATA_DIR.parent / "pgdata-test.lock", "w") as lock_file:
-        for _attempt in range(LOCK_ATTEMPTS):
-            try:
-                fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                time.sleep(1)
-        else:
-            pytest.fail(f"another test session held {lock_file.name} for {LOCK_ATTEMPTS} s")
-        try:
-            yield
-        finally:
-            fcntl.flock(lock_file, fcntl.LOCK_UN)
+    STACK_DATA_ROOT.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="pg-", dir=STACK_DATA_ROOT))
+    workdir.chmod(0o755)  # the postgres OS user must reach the data dir
+    server = EmbeddedPostgres(workdir / "pgdata", free_ports(1)[0], database="caredesk_test")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -66,7 +45,7 @@ def scratch_database(postgres_server: EmbeddedPostgres) -> Callable[[str], str]:
     """scratch_database(name) -> DSN of a freshly (re)created, empty database on the session's server."""
 
     def create(name: str) -> str:
-        scratch = EmbeddedPostgres(TEST_DATA_DIR, TEST_PORT, database=name)
+        scratch = EmbeddedPostgres(postgres_server.data_dir, postgres_server.port, database=name)
         scratch.start()  # the server is already running: this only ensures the role and database
         scratch.recreate_database()
         return scratch.dsn

@@ -55,8 +55,8 @@ class SearchHit:
 
 # The full-text leg ranks with ts_rank, not ts_rank_cd: measured on the golden set's dev split,
 # ts_rank's leg alone finds the gold section for 0.60 of questions against 0.44 (hybrid 0.857 vs
-# 0.825), and at 100,000 chunks the leg is ~3x cheaper (p50 25 ms vs 71 ms, bench/retrieval_bench.py):
-# cover density rewards adjacent query words, which an OR of a whole message's words rarely has.
+# 0.825). Cover density rewards adjacent query words, which an OR of a whole message's words rarely
+# has. Cost at 100,000 chunks: bench/retrieval_bench.py, docs/grounded-answers.md.
 # Each leg over-fetches `candidates` rows under the tier filter; the dense leg is MATERIALIZED and
 # re-ranked because relaxed_order may return rows slightly out of order (pgvector docs).
 _SEARCH_SQL = """
