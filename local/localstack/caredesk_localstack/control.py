@@ -203,6 +203,9 @@ def down() -> list[str]:
     return leftovers
 
 
+KILL_SETTLE_S = 10.0
+
+
 def _stop_process_group(group: int) -> None:
     """SIGTERM to LocalStack (it stops its Lambda workers), then SIGKILL to whatever of its group remains."""
     try:
@@ -220,6 +223,11 @@ def _stop_process_group(group: int) -> None:
         except ProcessLookupError:
             pass
     _reap(group)
+    # A killed process stays in /proc until the kernel has torn it down: wait for that, bounded.
+    for _ in range(int(KILL_SETTLE_S / POLL_S) + 1):
+        if not _group_members(group):
+            break
+        time.sleep(POLL_S)
 
 
 def _reap(pid: int) -> None:
