@@ -5,6 +5,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
+from caredesk.generation import generator_from_env
 from caredesk.runtime import audit_trail
 from caredesk.steps.generate_step import run_generate
 from caredesk.store.db import connection_from_env
@@ -14,6 +15,7 @@ tracer = Tracer()
 metrics = Metrics()
 AUDIT = audit_trail()
 EMBEDDER = get_embedder()
+GENERATOR = generator_from_env(EMBEDDER.embed)  # CAREDESK_GENERATOR: extractive (default) | bedrock | openai
 
 
 @logger.inject_lambda_context(log_event=False)
@@ -21,6 +23,7 @@ EMBEDDER = get_embedder()
 @metrics.log_metrics
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event, requires=("guard", "retrieve"))
-    result = run_generate(step_event, conn=connection_from_env(), embed=EMBEDDER.embed, audit=AUDIT)
+    result = run_generate(step_event, conn=connection_from_env(), embed=EMBEDDER.embed, audit=AUDIT,
+                          generator=GENERATOR)
     metrics.add_metric(name="Generate_Sentences", unit=MetricUnit.Count, value=len(result.sentences))
     return result.model_dump(mode="json")

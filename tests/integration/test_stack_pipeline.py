@@ -128,14 +128,31 @@ def test_blocked_turn_writes_no_memory(live_stack, session_id):
     assert "Item" not in table.get_item(Key={"session_id": session_id})
 
 
-def test_pii_never_reaches_the_audit_or_the_session_table(live_stack, session_id):
+def test_pii_never_reaches_the_audit_the_session_table_or_the_logs(live_stack, session_id):
+    import io
+    import logging
+
     phone, email = "+91 98765 43210", "asha.verma@example.com"
-    _, reply = live_stack.ask(f"I am {email}, phone {phone}. How do I book an appointment?", session_id=session_id)
+    # The handlers' Powertools logger (service "caredesk") runs in this process: copy what it emits,
+    # formatted by its own JSON formatter.
+    powertools_logger = logging.getLogger("caredesk")
+    emitted = io.StringIO()
+    copy = logging.StreamHandler(emitted)
+    copy.setFormatter(powertools_logger.handlers[0].formatter)
+    powertools_logger.addHandler(copy)
+    try:
+        _, reply = live_stack.ask(f"I am {email}, phone {phone}. How do I book an appointment?",
+                                  session_id=session_id)
+    finally:
+        powertools_logger.removeHandler(copy)
     assert reply["outcome"] in {"answered", "abstained"}
+    logs = emitted.getvalue()
+    assert '"service":"caredesk"' in logs.replace(" ", ""), "expected the handlers' structured logs"
     dumped = json.dumps(live_stack.running.table("audit_table").scan()["Items"], default=str)
     dumped += json.dumps(live_stack.running.table("sessions_table").scan()["Items"], default=str)
     for raw in ("98765", "43210", "9876543210", email):
         assert raw not in dumped
+        assert raw not in logs
 
 
 # -- faults: every one ends in a safe reply and a complete audit --------------------------------
