@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from caredesk.cfn_yaml import load_cfn_yaml
 
 ACCOUNT_ID = "123456789012"
 REGION = "us-east-1"
@@ -22,28 +22,8 @@ class TemplateError(Exception):
     """The template uses something the local reader cannot resolve."""
 
 
-class _CfnLoader(yaml.SafeLoader):
-    """YAML loader that understands CloudFormation's short-form tags (!Ref, !Sub, ...)."""
-
-
-def _construct_tag(loader: yaml.SafeLoader, tag_suffix: str, node: yaml.Node) -> dict[str, Any]:
-    name = "Ref" if tag_suffix == "Ref" else f"Fn::{tag_suffix}"
-    if isinstance(node, yaml.ScalarNode):
-        value: Any = loader.construct_scalar(node)
-        if tag_suffix == "GetAtt":
-            value = value.split(".", 1)
-    elif isinstance(node, yaml.SequenceNode):
-        value = loader.construct_sequence(node, deep=True)
-    else:
-        value = loader.construct_mapping(node, deep=True)
-    return {name: value}
-
-
-_CfnLoader.add_multi_constructor("!", _construct_tag)
-
-
 def load_template(path: Path) -> dict[str, Any]:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_CfnLoader)  # noqa: S506 (SafeLoader subclass)
+    return load_cfn_yaml(path.read_text(encoding="utf-8"))
 
 
 @dataclass

@@ -41,20 +41,40 @@ class Floor:
     calibrated_at: datetime | None = None
 
 
-def choose_floor(in_scope: Sequence[float], out_of_scope: Sequence[float]) -> tuple[float, float, float]:
-    """(floor, in-scope low, out-of-scope high); the floor is the middle of the measured gap."""
-    if len(in_scope) < 5 or len(out_of_scope) < 5:
-        raise CalibrationOverlapError(
-            f"too few probes to calibrate: {len(in_scope)} in-scope, {len(out_of_scope)} out-of-scope (need >= 5 each)"
+def threshold_in_gap(
+    high_cluster: Sequence[float],
+    low_cluster: Sequence[float],
+    *,
+    high_percentile: float,
+    low_percentile: float,
+    min_each: int,
+    error: type[CareDeskError],
+    names: tuple[str, str],
+) -> tuple[float, float, float]:
+    """(threshold, high-cluster low edge, low-cluster high edge): the middle of the measured gap
+    between two score clusters; too few examples, or overlapping clusters, raise `error`."""
+    high_name, low_name = names
+    if len(high_cluster) < min_each or len(low_cluster) < min_each:
+        raise error(
+            f"too few probes to calibrate: {len(high_cluster)} {high_name}, {len(low_cluster)} {low_name} "
+            f"(need >= {min_each} each)"
         )
-    low = float(np.percentile(np.asarray(in_scope), IN_SCOPE_PERCENTILE))
-    high = float(np.percentile(np.asarray(out_of_scope), OUT_OF_SCOPE_PERCENTILE))
+    low = float(np.percentile(np.asarray(high_cluster), high_percentile))
+    high = float(np.percentile(np.asarray(low_cluster), low_percentile))
     if low <= high:
-        raise CalibrationOverlapError(
-            f"in-scope p{IN_SCOPE_PERCENTILE} similarity {low:.3f} <= out-of-scope p{OUT_OF_SCOPE_PERCENTILE} "
-            f"{high:.3f}: the clusters overlap, no floor separates them"
+        raise error(
+            f"{high_name} p{high_percentile:g} similarity {low:.3f} <= {low_name} p{low_percentile:g} {high:.3f}: "
+            "the clusters overlap, no threshold separates them"
         )
     return round((low + high) / 2, 4), low, high
+
+
+def choose_floor(in_scope: Sequence[float], out_of_scope: Sequence[float]) -> tuple[float, float, float]:
+    """(floor, in-scope low, out-of-scope high); the floor is the middle of the measured gap."""
+    return threshold_in_gap(
+        in_scope, out_of_scope, high_percentile=IN_SCOPE_PERCENTILE, low_percentile=OUT_OF_SCOPE_PERCENTILE,
+        min_each=5, error=CalibrationOverlapError, names=("in-scope", "out-of-scope"),
+    )
 
 
 def kb_version(conn) -> str:

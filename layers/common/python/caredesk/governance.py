@@ -65,24 +65,10 @@ def parse_template(text: str | Mapping[str, Any]) -> dict[str, Any]:
         pass
     import yaml  # only YAML templates need it
 
-    class _CfnLoader(yaml.SafeLoader):
-        pass
+    from caredesk.cfn_yaml import load_cfn_yaml
 
-    def construct(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
-        name = "Ref" if suffix == "Ref" else f"Fn::{suffix}"
-        if isinstance(node, yaml.ScalarNode):
-            value: Any = loader.construct_scalar(node)
-            if suffix == "GetAtt":
-                value = value.split(".", 1)
-        elif isinstance(node, yaml.SequenceNode):
-            value = loader.construct_sequence(node, deep=True)
-        else:
-            value = loader.construct_mapping(node, deep=True)
-        return {name: value}
-
-    _CfnLoader.add_multi_constructor("!", construct)
     try:
-        body = yaml.load(text, Loader=_CfnLoader)  # noqa: S506 - a SafeLoader subclass
+        body = load_cfn_yaml(text)
     except yaml.YAMLError as error:
         raise TemplateUnavailableError(f"template is neither JSON nor YAML: {error}") from None
     if not isinstance(body, dict) or "Resources" not in body:

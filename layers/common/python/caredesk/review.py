@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from caredesk.calibration import threshold_in_gap
 from caredesk.contracts import DraftSentence, Passage, Removal
 from caredesk.errors import CareDeskError
 from caredesk.guard.output_screen import screen_sentence
@@ -135,18 +136,10 @@ def _altered_table_row(sentence: str, bodies: Sequence[str]) -> bool:
 
 def choose_semantic_threshold(supported: Sequence[float], unsupported: Sequence[float]) -> tuple[float, float, float]:
     """(threshold, supported low, unsupported high): the middle of the measured gap; overlap raises."""
-    if len(supported) < 10 or len(unsupported) < 10:
-        raise ReviewCalibrationError(
-            f"too few examples: {len(supported)} supported, {len(unsupported)} unsupported (need >= 10 each)"
-        )
-    low = float(np.percentile(np.asarray(supported), SUPPORTED_PERCENTILE))
-    high = float(np.percentile(np.asarray(unsupported), UNSUPPORTED_PERCENTILE))
-    if low <= high:
-        raise ReviewCalibrationError(
-            f"supported p{SUPPORTED_PERCENTILE} {low:.3f} <= unsupported p{UNSUPPORTED_PERCENTILE} {high:.3f}: "
-            "the clusters overlap, no semantic-support threshold separates them"
-        )
-    return round((low + high) / 2, 4), low, high
+    return threshold_in_gap(
+        supported, unsupported, high_percentile=SUPPORTED_PERCENTILE, low_percentile=UNSUPPORTED_PERCENTILE,
+        min_each=10, error=ReviewCalibrationError, names=("supported", "unsupported"),
+    )
 
 
 @lru_cache(maxsize=4)
