@@ -118,7 +118,11 @@ def build() -> dict:
         "RouteAfterReview": {
             "Type": "Choice",
             "Choices": [
-                {"Variable": "$.review.result.reply.outcome", "StringEquals": "handover", "Next": "NotifyReviewHandover"}
+                {
+                    "Variable": "$.review.result.reply.outcome",
+                    "StringEquals": "handover",
+                    "Next": "NotifyReviewHandover",
+                }
             ],
             "Default": "ReviewedReply",
         },

@@ -5,7 +5,6 @@ import os
 import boto3
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
-
 from caredesk.embedding import get_embedder
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.pipeline import DEFAULT_MAX_BYTES, IngestPipeline

@@ -2,7 +2,6 @@
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
-
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
 from caredesk.generation import generator_from_env

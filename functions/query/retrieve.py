@@ -4,7 +4,6 @@ import os
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
-
 from caredesk.calibration import load_floor
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
@@ -30,8 +29,8 @@ CONFIG = RetrieveConfig(
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event, requires=("guard",))
     conn = connection_from_env()
-    result = run_retrieve(
-        step_event, conn=conn, embedder=EMBEDDER, floor=load_floor(conn), audit=AUDIT, config=CONFIG
+    result = run_retrieve(step_event, conn=conn, embedder=EMBEDDER, floor=load_floor(conn), audit=AUDIT, config=CONFIG)
+    metrics.add_metric(
+        name="Retrieve_Confident" if result.confident else "Retrieve_BelowFloor", unit=MetricUnit.Count, value=1
     )
-    metrics.add_metric(name="Retrieve_Confident" if result.confident else "Retrieve_BelowFloor", unit=MetricUnit.Count, value=1)
     return result.model_dump(mode="json")

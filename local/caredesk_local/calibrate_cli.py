@@ -11,6 +11,7 @@ from caredesk.embedding import Embedder
 from caredesk.store.db import connect
 from caredesk.store.search import SearchMode, search
 from caredesk.tiers import Tier
+
 from caredesk_local.running import RunningStack
 
 

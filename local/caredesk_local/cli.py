@@ -92,7 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     docs.set_defaults(run=_cmd_docs)
 
     calibrate = sub.add_parser("calibrate", help="measure and store the retrieval confidence floor")
-    calibrate.add_argument("--probes", type=Path, default=Path(__file__).resolve().parents[2] / "eval" / "calibration_probes.jsonl")
+    default_probes = Path(__file__).resolve().parents[2] / "eval" / "calibration_probes.jsonl"
+    calibrate.add_argument("--probes", type=Path, default=default_probes)
     calibrate.add_argument("--json", action="store_true")
     calibrate.set_defaults(run=_cmd_calibrate)
 
@@ -189,7 +190,8 @@ def _cmd_search(args: argparse.Namespace) -> int:
     rows = [{"source": h.source, "chunk_id": h.chunk_id, "heading": h.heading, "score": round(h.score, 6),
              "similarity": round(h.similarity, 6), "text": h.body} for h in hits]
     _print(rows, args.json, lambda rs: "\n".join(
-        f"{i + 1}. {r['score']:.4f} (cos {r['similarity']:.3f})  {r['source']}  [{r['heading']}]" for i, r in enumerate(rs)))
+        f"{i + 1}. {r['score']:.4f} (cos {r['similarity']:.3f})  {r['source']}  [{r['heading']}]"
+        for i, r in enumerate(rs)))
     return 0
 
 
@@ -206,6 +208,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 # -- audit / docs / calibrate -------------------------------------------------------------------
 def _cmd_audit(args: argparse.Namespace) -> int:
     from caredesk.audit import AuditTrail
+
     from caredesk_local.render import timeline, to_csv
 
     stack = find_stack()

@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 import sys
 import uuid
-from pathlib import Path
 
 from caredesk.audit import AuditTrail
+
 from caredesk_local.api import QueryRunner, ask_schema, serve
 from caredesk_local.ask_client import ask
 from caredesk_local.calibrate_cli import calibrate_dsn

@@ -12,6 +12,7 @@ from caredesk.errors import CareDeskError
 from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.tiers import KB_PREFIX, Tier, tier_from_key
+
 from caredesk_local.running import RunningStack
 
 OUTCOME_DEADLINE_S = 120.0

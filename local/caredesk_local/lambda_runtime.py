@@ -201,7 +201,9 @@ class InProcessLambdaRuntime:
         if function.dead_letter_queue_arn:
             queue_name = function.dead_letter_queue_arn.rsplit(":", 1)[-1]
             sqs = boto3.client("sqs")
-            sqs.send_message(QueueUrl=sqs.get_queue_url(QueueName=queue_name)["QueueUrl"], MessageBody=json.dumps(event))
+            sqs.send_message(
+                QueueUrl=sqs.get_queue_url(QueueName=queue_name)["QueueUrl"], MessageBody=json.dumps(event)
+            )
 
     def next_sequencer(self) -> str:
         # Increases across restarts (the index in Postgres outlives the emulated bucket).

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import boto3
-
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
+
 from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
 from caredesk_local.postgres import EmbeddedPostgres
 from caredesk_local.template import ACCOUNT_ID, REGION, StackTemplate
@@ -123,8 +123,13 @@ class EmbeddedStack:
         return self.template.ref(logical_id)
 
     def client(self, service: str) -> Any:
-        return boto3.client(service, endpoint_url=self.endpoint, region_name=REGION,
-                            aws_access_key_id="local", aws_secret_access_key="local")
+        return boto3.client(
+            service,
+            endpoint_url=self.endpoint,
+            region_name=REGION,
+            aws_access_key_id="local",
+            aws_secret_access_key="local",
+        )
 
     def describe(self) -> dict[str, Any]:
         """What `caredesk up` writes to .cache/stack.json for the other commands."""
@@ -187,7 +192,9 @@ class EmbeddedStack:
         for function in self.template.resources("AWS::Serverless::Function"):
             for key, value in self.template.function_environment(function.logical_id).items():
                 if key in merged and merged[key] != value:
-                    raise StackError(f"environment variable {key} differs between functions; not emulable in one process")
+                    raise StackError(
+                        f"environment variable {key} differs between functions; not emulable in one process"
+                    )
                 merged[key] = value
         merged.pop("CAREDESK_DB_SECRET_ARN", None)  # the local DSN is given directly
         merged["CAREDESK_MODEL_DIR"] = str(self.config.model_dir)
@@ -206,9 +213,17 @@ class EmbeddedStack:
         )
         role_arn = f"arn:aws:iam::{ACCOUNT_ID}:role/{LOCAL_LAMBDA_ROLE}"
         order = [
-            "AWS::IAM::Role", "AWS::Logs::LogGroup", "AWS::DynamoDB::Table", "AWS::SNS::Topic", "AWS::SQS::Queue",
-            "AWS::Serverless::LayerVersion", "AWS::Serverless::Function", "AWS::S3::Bucket",
-            "AWS::Serverless::StateMachine", "AWS::Serverless::Api", "AWS::Lambda::Permission",
+            "AWS::IAM::Role",
+            "AWS::Logs::LogGroup",
+            "AWS::DynamoDB::Table",
+            "AWS::SNS::Topic",
+            "AWS::SQS::Queue",
+            "AWS::Serverless::LayerVersion",
+            "AWS::Serverless::Function",
+            "AWS::S3::Bucket",
+            "AWS::Serverless::StateMachine",
+            "AWS::Serverless::Api",
+            "AWS::Lambda::Permission",
         ]
         resources = template.resources()
         for resource in resources:

@@ -65,7 +65,9 @@ class StackTemplate:
         out = []
         for logical_id, spec in self.body["Resources"].items():
             if type_ is None or spec["Type"] == type_:
-                out.append(Resource(logical_id, spec["Type"], spec.get("Properties", {}) or {}, spec.get("Metadata", {}) or {}))
+                out.append(
+                    Resource(logical_id, spec["Type"], spec.get("Properties", {}) or {}, spec.get("Metadata", {}) or {})
+                )
         return out
 
     def resource(self, logical_id: str) -> Resource:
@@ -83,7 +85,7 @@ class StackTemplate:
         if not isinstance(value, dict):
             return value
         if len(value) == 1:
-            (key, arg), = value.items()
+            ((key, arg),) = value.items()
             if key == "Ref":
                 return self.ref(arg)
             if key == "Fn::GetAtt":
@@ -99,8 +101,13 @@ class StackTemplate:
         return {k: self.resolve(v) for k, v in value.items()}
 
     def ref(self, name: str) -> str:
-        pseudo = {"AWS::AccountId": ACCOUNT_ID, "AWS::Region": REGION, "AWS::Partition": PARTITION,
-                  "AWS::StackName": "caredesk", "AWS::URLSuffix": "amazonaws.com"}
+        pseudo = {
+            "AWS::AccountId": ACCOUNT_ID,
+            "AWS::Region": REGION,
+            "AWS::Partition": PARTITION,
+            "AWS::StackName": "caredesk",
+            "AWS::URLSuffix": "amazonaws.com",
+        }
         if name in pseudo:
             return pseudo[name]
         if name in self.parameters:
@@ -132,7 +139,9 @@ class StackTemplate:
         try:
             return arns[(resource.type, attribute)]
         except KeyError:
-            raise TemplateError(f"!GetAtt {logical_id}.{attribute} ({resource.type}) is not supported locally") from None
+            raise TemplateError(
+                f"!GetAtt {logical_id}.{attribute} ({resource.type}) is not supported locally"
+            ) from None
 
     def _sub(self, arg: Any) -> str:
         text, variables = (arg, {}) if isinstance(arg, str) else (arg[0], arg[1])

@@ -72,8 +72,13 @@ def threshold_in_gap(
 def choose_floor(in_scope: Sequence[float], out_of_scope: Sequence[float]) -> tuple[float, float, float]:
     """(floor, in-scope low, out-of-scope high); the floor is the middle of the measured gap."""
     return threshold_in_gap(
-        in_scope, out_of_scope, high_percentile=IN_SCOPE_PERCENTILE, low_percentile=OUT_OF_SCOPE_PERCENTILE,
-        min_each=5, error=CalibrationOverlapError, names=("in-scope", "out-of-scope"),
+        in_scope,
+        out_of_scope,
+        high_percentile=IN_SCOPE_PERCENTILE,
+        low_percentile=OUT_OF_SCOPE_PERCENTILE,
+        min_each=5,
+        error=CalibrationOverlapError,
+        names=("in-scope", "out-of-scope"),
     )
 
 
@@ -81,9 +86,7 @@ def kb_version(conn) -> str:
     """A digest of what is indexed: changes whenever a document is added, edited, moved or deleted."""
     digest = hashlib.sha256()
     with conn.cursor() as cur:
-        cur.execute(
-            "SELECT source, content_sha256 FROM documents WHERE status = 'indexed' ORDER BY source"
-        )
+        cur.execute("SELECT source, content_sha256 FROM documents WHERE status = 'indexed' ORDER BY source")
         for source, content_sha in cur.fetchall():
             digest.update(f"{source}\0{content_sha}\n".encode())
     return digest.hexdigest()[:16]
@@ -94,7 +97,14 @@ def save_floor(conn, floor: Floor) -> None:
         cur.execute(
             "INSERT INTO calibration (kb_version, model_version, floor, in_scope_low, out_of_scope_high, probes)"
             " VALUES (%s, %s, %s, %s, %s, %s)",
-            (floor.kb_version, floor.model_version, floor.value, floor.in_scope_low, floor.out_of_scope_high, floor.probes),
+            (
+                floor.kb_version,
+                floor.model_version,
+                floor.value,
+                floor.in_scope_low,
+                floor.out_of_scope_high,
+                floor.probes,
+            ),
         )
 
 

@@ -49,7 +49,11 @@ def run_guard(
             tier=tier.label,
             masked_query=decision.masked_query,
             flags=decision.flags,
-            details={"rule": decision.rule, "gate": decision.gate, "follow_up": result.search_query != decision.masked_query},
+            details={
+                "rule": decision.rule,
+                "gate": decision.gate,
+                "follow_up": result.search_query != decision.masked_query,
+            },
         )
     )
     return result

@@ -118,7 +118,9 @@ def render_answer(
                 passage = by_chunk[chunk_id]
                 numbers[chunk_id] = len(numbers) + 1
                 citations.append(
-                    Citation(source=passage.source, chunk_id=chunk_id, heading=passage.heading, score=round(passage.score, 6))
+                    Citation(
+                        source=passage.source, chunk_id=chunk_id, heading=passage.heading, score=round(passage.score, 6)
+                    )
                 )
             marks.append(f"[{numbers[chunk_id]}]")
         source = by_chunk[sentence.chunk_ids[0]].source
