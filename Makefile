@@ -15,7 +15,7 @@ ASL_VALIDATOR_VERSION := 4.0.0
 
 include localstack.mk
 
-.PHONY: setup model demo up test test-unit test-integration test-e2e lint bench clean-cache help
+.PHONY: setup model demo up test test-unit test-integration test-e2e lint eval bench clean-cache help
 
 help:
 	@echo "make demo    set everything up, ingest kb/ through S3, answer a scripted conversation"
@@ -87,6 +87,10 @@ lint: setup
 
 # Each bench prints a Markdown table with the machine; on a busy machine pass smaller sizes, e.g.
 # `$(PY) bench/ingest_bench.py --documents 150`.
+# The golden set through the pipeline in its own embedded stack; fails when the gate does.
+eval: setup
+	$(VENV)/bin/caredesk eval --embedded
+
 bench: setup
 	$(PY) bench/embedding_bench.py
 	$(PY) bench/ingest_bench.py
