@@ -181,7 +181,7 @@ def build() -> dict:
                     "CareDesk gives general information about clinic policy. It is not medical advice. "
                     "In an emergency call 112."
                 ),
-                "review": {"verdict": "rejected", "removed": []},
+                "review": {"verdict": "not_reviewed", "removed": []},
                 "latency_ms": 0,
                 "error.$": "$.error.Error",
             },
