@@ -183,9 +183,8 @@ def run_case(path_name: str, ask: Callable[..., dict[str, Any]], case: dict[str,
 def sample_stack(args: argparse.Namespace):
     """The live_stack recipe: stack + API, sample KB through S3, floor calibrated."""
     from caredesk_local.api import QueryRunner, ask_schema, serve
-    from caredesk_local.calibrate_cli import calibrate_dsn
-    from caredesk_local.ingest_cli import plan_uploads, upload_and_wait
     from caredesk_local.running import RunningStack
+    from caredesk_local.sample_kb import prepare_sample_kb
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
     shutil.rmtree(args.data_dir, ignore_errors=True)
@@ -197,13 +196,8 @@ def sample_stack(args: argparse.Namespace):
             api = serve(runner, ask_schema(stack.template.body), port=args.api_port, static_dir=None)
             try:
                 running = RunningStack({**stack.describe(), "api_url": api.url})
-                folders = [REPO_ROOT / "kb" / tier for tier in ("public", "patient", "staff")]
                 with contextlib.redirect_stdout(sys.stderr):  # the ingest handler's Logger binds stdout
-                    results = upload_and_wait(running, plan_uploads(folders, tier=None))
-                failed = [r for r in results if r["outcome"] != "indexed"]
-                if failed:
-                    raise BenchFailedError(f"sample knowledge base did not ingest: {failed}")
-                calibrate_dsn(stack.dsn, config.model_dir, REPO_ROOT / "eval" / "calibration_probes.jsonl")
+                    prepare_sample_kb(running)
                 yield stack, running
             finally:
                 api.stop()

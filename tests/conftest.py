@@ -61,9 +61,8 @@ class StackHandle:
 @pytest.fixture(scope="session")
 def live_stack() -> Iterator[StackHandle]:
     from caredesk_local.api import LocalServices, QueryRunner, ask_schema, serve
-    from caredesk_local.calibrate_cli import calibrate_dsn
-    from caredesk_local.ingest_cli import plan_uploads, upload_and_wait
     from caredesk_local.running import RunningStack
+    from caredesk_local.sample_kb import prepare_sample_kb
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
     # Its own data dir and ports, so concurrent test sessions never share (or delete) a server.
@@ -78,11 +77,7 @@ def live_stack() -> Iterator[StackHandle]:
                     services=LocalServices.from_stack(stack))
         try:
             running = RunningStack({**stack.describe(), "api_url": api.url})
-            folders = [REPO_ROOT / "kb" / tier for tier in ("public", "patient", "staff")]
-            results = upload_and_wait(running, plan_uploads(folders, tier=None))
-            failed = [r for r in results if r["outcome"] != "indexed"]
-            assert not failed, f"sample knowledge base did not ingest: {failed}"
-            calibrate_dsn(stack.dsn, config.model_dir, REPO_ROOT / "eval" / "calibration_probes.jsonl")
+            prepare_sample_kb(running)
             yield StackHandle(stack=stack, api_url=api.url, running=running)
         finally:
             api.stop()

@@ -133,9 +133,8 @@ def embedded_stack(
 ) -> Iterator[tuple[Any, Any]]:
     """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""
     from caredesk_local.api import QueryRunner, ask_schema, serve
-    from caredesk_local.calibrate_cli import calibrate_dsn
-    from caredesk_local.ingest_cli import plan_uploads, upload_and_wait
     from caredesk_local.running import RunningStack
+    from caredesk_local.sample_kb import prepare_sample_kb
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
     shutil.rmtree(data_dir, ignore_errors=True)
@@ -145,12 +144,7 @@ def embedded_stack(
         api = serve(runner, ask_schema(stack.template.body), port=api_port, static_dir=REPO_ROOT / "web")
         try:
             running = RunningStack({**stack.describe(), "api_url": api.url})
-            folders = [REPO_ROOT / "kb" / tier for tier in ("public", "patient", "staff")]
-            results = upload_and_wait(running, plan_uploads(folders, tier=None))
-            failed = [r for r in results if r["outcome"] != "indexed"]
-            if failed:
-                raise RuntimeError(f"the sample knowledge base did not ingest: {failed}")
-            calibrate_dsn(stack.dsn, config.model_dir, REPO_ROOT / "eval" / "calibration_probes.jsonl")
+            prepare_sample_kb(running)
             yield stack, running
         finally:
             api.stop()
