@@ -7,8 +7,7 @@ embed 300 texts, a quarter of them past the 256-token window.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
 from pathlib import Path
 from types import ModuleType
 
@@ -19,11 +18,8 @@ MODEL_DIR = REPO_ROOT / ".cache" / "model"
 
 
 def load_tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    """A build-time tool from tools/ (a package, like tools.write_asl in the ASL tests)."""
+    return importlib.import_module(f"tools.{name}")
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ Uses the model built by `make model` at .cache/model (built here on first use if
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import random
 import subprocess
@@ -40,11 +40,8 @@ VARIED_TEXTS = [
 
 
 def load_tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    """A build-time tool from tools/ (a package, like tools.write_asl in the ASL tests)."""
+    return importlib.import_module(f"tools.{name}")
 
 
 @pytest.fixture(scope="session")
