@@ -90,13 +90,17 @@ class Timed:
 class StateMachinePath:
     """POST /ask on the local API, as a client sees it."""
 
-    def __init__(self, api_url: str) -> None:
-        self._api_url = api_url
+    def __init__(self, running: Any) -> None:
+        from caredesk_local.caller_credentials import CallerTokens
+
+        self._api_url = running.api_url
+        self._tokens = CallerTokens(running)
 
     def ask(self, question: str, *, tier: str, patient_id: str, session_id: str) -> dict[str, Any]:
         from caredesk_local.ask_client import ask
 
-        status, reply = ask(self._api_url, question, session_id=session_id, tier=tier, patient_id=patient_id)
+        status, reply = ask(self._api_url, question, session_id=session_id,
+                            token=self._tokens.token(tier, patient_id))
         if status != 200:
             raise BenchFailedError(f"/ask answered {status}: {reply}")
         return reply
@@ -182,8 +186,7 @@ def run_case(path_name: str, ask: Callable[..., dict[str, Any]], case: dict[str,
 @contextlib.contextmanager
 def sample_stack(args: argparse.Namespace):
     """The live_stack recipe: stack + API, sample KB through S3, floor calibrated."""
-    from caredesk_local.api import QueryRunner, ask_schema, serve
-    from caredesk_local.running import RunningStack
+    from caredesk_local.api import serving
     from caredesk_local.sample_kb import prepare_sample_kb
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
@@ -191,16 +194,10 @@ def sample_stack(args: argparse.Namespace):
     config = StackConfig(data_dir=args.data_dir.resolve(), pg_port=args.pg_port, moto_port=args.moto_port,
                          model_dir=args.model_dir.resolve())
     try:
-        with EmbeddedStack(config) as stack:
-            runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-            api = serve(runner, ask_schema(stack.template.body), port=args.api_port, static_dir=None)
-            try:
-                running = RunningStack({**stack.describe(), "api_url": api.url})
-                with contextlib.redirect_stdout(sys.stderr):  # the ingest handler's Logger binds stdout
-                    prepare_sample_kb(running)
-                yield stack, running
-            finally:
-                api.stop()
+        with EmbeddedStack(config) as stack, serving(stack, port=args.api_port) as running:
+            with contextlib.redirect_stdout(sys.stderr):  # the ingest handler's Logger binds stdout
+                prepare_sample_kb(running)
+            yield stack, running
     finally:
         shutil.rmtree(args.data_dir, ignore_errors=True)
 
@@ -331,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     stop_on_sigterm()
     cases = select_cases(GOLDEN, args.questions)
     with sample_stack(args) as (stack, running):
-        paths = {"state machine": StateMachinePath(running.api_url).ask, "direct": DirectPath(stack).ask}
+        paths = {"state machine": StateMachinePath(running).ask, "direct": DirectPath(stack).ask}
         with contextlib.redirect_stdout(sys.stderr):
             # Warm-up (first calls load handler modules, plans, caches): one case of each type.
             for case in cases[: len({c["type"] for c in cases})]:

@@ -44,7 +44,17 @@ class StackHandle:
     def ask(self, question: str, *, tier: str = "public", patient_id: str = "", session_id: str | None = None):
         from caredesk_local.ask_client import ask
 
-        return ask(self.api_url, question, tier=tier, patient_id=patient_id, session_id=session_id)
+        return ask(self.api_url, question, token=self.token(tier, patient_id), session_id=session_id)
+
+    def token(self, tier: str, patient_id: str = "") -> str | None:
+        """A caller token signed with the stack's key, as the clinic's sign-in would issue; None for public."""
+        from caredesk_local.caller_credentials import CallerTokens
+
+        return CallerTokens(self.running).token(tier, patient_id)
+
+    def auth_headers(self, tier: str | None, patient_id: str = "") -> dict[str, str]:
+        token = self.token(tier, patient_id) if tier else None
+        return {"Authorization": f"Bearer {token}"} if token else {}
 
     def trace(self, trace_id: str) -> list[dict[str, Any]]:
         from caredesk.audit import AuditTrail
@@ -60,8 +70,7 @@ class StackHandle:
 
 @pytest.fixture(scope="session")
 def live_stack() -> Iterator[StackHandle]:
-    from caredesk_local.api import LocalServices, QueryRunner, ask_schema, serve
-    from caredesk_local.running import RunningStack
+    from caredesk_local.api import serving
     from caredesk_local.sample_kb import prepare_sample_kb
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
@@ -71,16 +80,9 @@ def live_stack() -> Iterator[StackHandle]:
     data_dir.chmod(0o755)  # mkdtemp makes it 0700; the postgres OS user must reach its data dir
     pg_port, moto_port, api_port = free_ports(3)
     config = StackConfig(data_dir=data_dir / "pgdata", pg_port=pg_port, moto_port=moto_port)
-    with EmbeddedStack(config) as stack:
-        runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-        api = serve(runner, ask_schema(stack.template.body), port=api_port, static_dir=REPO_ROOT / "web",
-                    services=LocalServices.from_stack(stack))
-        try:
-            running = RunningStack({**stack.describe(), "api_url": api.url})
-            prepare_sample_kb(running)
-            yield StackHandle(stack=stack, api_url=api.url, running=running)
-        finally:
-            api.stop()
+    with EmbeddedStack(config) as stack, serving(stack, port=api_port, static_dir=REPO_ROOT / "web") as running:
+        prepare_sample_kb(running)
+        yield StackHandle(stack=stack, api_url=running.api_url, running=running)
     shutil.rmtree(data_dir, ignore_errors=True)
 
 

@@ -26,6 +26,24 @@
   const replyTemplate = document.getElementById("reply-template");
   let busy = false;
   let citationCounter = 0;
+  // A signed-in patient or staff member arrives from the clinic's portal at /#token=<caller token>.
+  // The fragment never reaches a server or its logs; the token is kept in memory only and the
+  // address bar is cleared, so it is not bookmarked, shared or left in the history.
+  let callerToken = takeTokenFromFragment();
+  window.addEventListener("hashchange", function () { callerToken = takeTokenFromFragment() || callerToken; });
+
+  function takeTokenFromFragment() {
+    const match = /(?:^#|&)token=([A-Za-z0-9._-]+)/.exec(window.location.hash || "");
+    if (!match) return null;
+    try {
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
+    } catch (e) { /* the token still works for this page */ }
+    return match[1];
+  }
+  function authorized(headers) {
+    if (callerToken) headers["Authorization"] = "Bearer " + callerToken;
+    return headers;
+  }
 
   function sessionId() {
     try { return window.sessionStorage.getItem(SESSION_KEY); } catch (e) { return null; }
@@ -161,7 +179,7 @@
       quote.hidden = false;
       try {
         const response = await fetch("passage?chunk_id=" + encodeURIComponent(citation.chunk_id), {
-          headers: { "Accept": "application/json" },
+          headers: authorized({ "Accept": "application/json" }),
         });
         const body = await response.json().catch(function () { return {}; });
         if (!response.ok) {
@@ -187,7 +205,7 @@
     try {
       response = await fetch("ask", {
         method: "POST",
-        headers: { "Content-Type": "application/json", "Accept": "application/json" },
+        headers: authorized({ "Content-Type": "application/json", "Accept": "application/json" }),
         body: JSON.stringify(body),
       });
     } catch (e) {
@@ -207,6 +225,8 @@
     const reason = payload && payload.message ? payload.message : "HTTP " + response.status;
     if (response.status === 400) {
       showError("CareDesk could not read that question: " + reason);
+    } else if (response.status === 401) {
+      showError("Your sign-in has expired or is not valid. Please sign in again through the clinic's portal.");
     } else {
       showError("Something went wrong (" + reason + "). Please try again, or contact the front desk.",
                 response.headers.get("x-amzn-requestid") || response.headers.get("x-request-id"));

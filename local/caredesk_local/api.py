@@ -10,19 +10,21 @@ The request is validated against the `AskRequest` schema read from the template'
 template builds, run as an execution, and its output returned; a failed or timed-out execution
 becomes the template's error reply with the trace id, never a stack trace.
 
-Caller identity: in AWS it comes from the authorizer context; locally, from the headers
-`X-CareDesk-Tier` and `X-CareDesk-Patient` (dev only: this API is never deployed).
+Caller identity: as in AWS, from the template's Lambda authorizer (caredesk_local.authorizer runs
+the real AuthorizerFunction for every route the DefinitionBody secures); a request sends its caller
+token as `Authorization: Bearer <token>`, or nothing to be a public caller.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
 import time
 import urllib.parse
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -34,6 +36,9 @@ from caredesk import api_routes
 from caredesk.replies import DISCLAIMER, ERROR_ANSWER
 from caredesk.store.db import connect
 from caredesk.tiers import Tier
+
+from caredesk_local.authorizer import AuthorizerRefusal, LocalAuthorizer
+from caredesk_local.running import RunningStack
 
 LOG = logging.getLogger("caredesk.local.api")
 EXECUTION_DEADLINE_S = 60.0
@@ -142,9 +147,11 @@ class QueryRunner:
 
 
 class LocalApi:
-    def __init__(self, *, runner: QueryRunner, schema: dict[str, Any], host: str = "127.0.0.1", port: int = 3000,
-                 static_dir: Path | None = None, services: LocalServices | None = None) -> None:
+    def __init__(self, *, runner: QueryRunner, schema: dict[str, Any], authorizer: LocalAuthorizer,
+                 services: LocalServices, host: str = "127.0.0.1", port: int = 3000,
+                 static_dir: Path | None = None) -> None:
         self._runner = runner
+        self._authorizer = authorizer
         self._validator = jsonschema.Draft7Validator(schema)
         self._static_dir = static_dir
         self._services = services
@@ -168,6 +175,7 @@ class LocalApi:
     # -- request handling --------------------------------------------------------------------
     def ask(self, raw: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
         request_id = str(uuid.uuid4())
+        caller = self._caller("POST", "/ask", headers)  # API Gateway authorizes before it validates
         if len(raw) > MAX_BODY_BYTES:
             return HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"message": f"request body over {MAX_BODY_BYTES} bytes"}
         try:
@@ -178,12 +186,11 @@ class LocalApi:
         if errors:
             return HTTPStatus.BAD_REQUEST, {"message": f"Invalid request body: {_describe(errors[0])}"}
         try:
-            tier = Tier.parse(headers.get("x-caredesk-tier") or "public").label
+            # The mapping template's rule: no tier in the authorizer context means a public caller.
+            tier = Tier.parse(caller.get("tier") or "public").label
         except Exception:  # noqa: BLE001 - UnknownTierError: a caller cannot invent a tier
             return HTTPStatus.FORBIDDEN, {"message": "unknown caller tier"}
-        execution = execution_input(
-            body, request_id=request_id, tier=tier, patient_id=headers.get("x-caredesk-patient", "")
-        )
+        execution = execution_input(body, request_id=request_id, tier=tier, patient_id=caller.get("patientId", ""))
         status, output = self._runner.run(execution)
         if status == "SUCCEEDED" and output is not None:
             return HTTPStatus.OK, output
@@ -191,30 +198,32 @@ class LocalApi:
         return HTTPStatus.BAD_GATEWAY, error_reply(request_id, execution["session_id"])
 
     def governance(self) -> tuple[int, dict[str, Any]]:
-        services = self._require_services()
+        services = self._services
         with connect(services.dsn) as conn:
             return api_routes.governance(services.template_body, conn=conn, model_dir=services.model_dir)
 
     def passage(self, query: dict[str, list[str]], headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
-        services = self._require_services()
+        caller = self._caller("GET", "/passage", headers, query)
         chunk_ids = query.get("chunk_id", [])
         if len(chunk_ids) != 1:
             return HTTPStatus.BAD_REQUEST, {"message": "Invalid query: exactly one chunk_id is required"}
-        with connect(services.dsn) as conn:
-            return api_routes.passage(chunk_ids[0], tier_name=headers.get("x-caredesk-tier"), conn=conn)
+        with connect(self._services.dsn) as conn:
+            return api_routes.passage(chunk_ids[0], tier_name=caller.get("tier"), conn=conn)
 
     def upload_url(self, raw: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
-        services = self._require_services()
-        return api_routes.upload_url(raw, tier_name=headers.get("x-caredesk-tier"), s3=services.s3,
-                                     bucket=services.documents_bucket)
+        caller = self._caller("POST", "/upload-url", headers)
+        return api_routes.upload_url(raw, tier_name=caller.get("tier"), s3=self._services.s3,
+                                     bucket=self._services.documents_bucket)
 
     def openapi(self) -> tuple[int, dict[str, Any]]:
-        return HTTPStatus.OK, openapi_document(self._require_services().template_body, server_url=self.url)
+        return HTTPStatus.OK, openapi_document(self._services.template_body, server_url=self.url)
 
-    def _require_services(self) -> LocalServices:
-        if self._services is None:
-            raise _NotServed()
-        return self._services
+    def _caller(self, method: str, path: str, headers: dict[str, str],
+                query: dict[str, list[str]] | None = None) -> dict[str, str]:
+        """The authorizer context ($context.authorizer); raises AuthorizerRefusal (401/403/500)."""
+        if not self._authorizer.is_secured(method, path):
+            raise RuntimeError(f"{method} {path} is not secured in the template: its caller would be unknown")
+        return self._authorizer.authorize(method, path, headers, query)
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         api = self
@@ -267,8 +276,8 @@ class LocalApi:
                     return
                 try:
                     status, payload = route()
-                except _NotServed:
-                    status, payload = HTTPStatus.NOT_FOUND, {"message": "not served by this API"}
+                except AuthorizerRefusal as refusal:
+                    status, payload = refusal.status, refusal.payload
                 self._send(status, payload)
 
             def _body(self) -> bytes | None:
@@ -320,10 +329,6 @@ class LocalApi:
         return Handler
 
 
-class _NotServed(Exception):
-    """A Lambda-proxy route was asked of an API started without LocalServices."""
-
-
 def _describe(error: jsonschema.ValidationError) -> str:
     where = ".".join(str(p) for p in error.path) or "body"
     # The message names the rule, never echoes the (possibly personal) value.
@@ -331,9 +336,23 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return f"{where}: violates '{error.validator}' ({rule})"
 
 
-def serve(runner: QueryRunner, schema: dict[str, Any], *, port: int, static_dir: Path | None,
-          on_ready: Callable[[str], None] | None = None, services: LocalServices | None = None) -> LocalApi:
-    api = LocalApi(runner=runner, schema=schema, port=port, static_dir=static_dir, services=services).start()
-    if on_ready:
-        on_ready(api.url)
-    return api
+def serve_stack(stack: Any, *, port: int, static_dir: Path | None) -> LocalApi:
+    """The API of an EmbeddedStack, every route as its template defines it, started on `port`."""
+    return LocalApi(
+        runner=QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine")),
+        schema=ask_schema(stack.template.body),
+        authorizer=LocalAuthorizer.from_stack(stack),
+        port=port,
+        static_dir=static_dir,
+        services=LocalServices.from_stack(stack),
+    ).start()
+
+
+@contextlib.contextmanager
+def serving(stack: Any, *, port: int, static_dir: Path | None = None) -> Iterator[RunningStack]:
+    """The stack's API served on `port` for the block; yields the stack as the CLI commands see it."""
+    api = serve_stack(stack, port=port, static_dir=static_dir)
+    try:
+        yield RunningStack({**stack.describe(), "api_url": api.url})
+    finally:
+        api.stop()

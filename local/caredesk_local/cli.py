@@ -1,4 +1,4 @@
-"""The `caredesk` command line (dev only): up, ingest, search, ask, audit, docs, calibrate, eval, bench.
+"""The `caredesk` command line (dev only): up, ingest, search, ask, token, audit, docs, calibrate, eval, bench.
 
 `up` runs the embedded stack until stopped; every other command talks to the running stack and
 says so plainly when none is running. With --json a command prints exactly one JSON document on
@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import signal
+import subprocess
 import sys
 import threading
 from datetime import UTC, datetime, timedelta
@@ -21,6 +22,7 @@ from typing import Any
 from caredesk_local.running import NoStackError, clear_state, find_stack, write_state
 
 LOG = logging.getLogger("caredesk.cli")
+BENCHES = ("embedding", "ingest", "pipeline", "retrieval")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,10 +66,16 @@ def _parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="ask a question through POST /ask")
     ask.add_argument("text")
     ask.add_argument("--session")
-    ask.add_argument("--tier", default="public")
-    ask.add_argument("--patient", default="")
+    ask.add_argument("--tier", default="public", help="signs in as this tier (a caller token); public sends none")
+    ask.add_argument("--patient", default="", help="the patient id a patient-tier caller signs in as (PAT-001...)")
     ask.add_argument("--json", action="store_true")
     ask.set_defaults(run=_cmd_ask)
+
+    token = sub.add_parser("token", help="mint a caller token (what the clinic's sign-in issues) for curl or the page")
+    token.add_argument("--tier", required=True, choices=["patient", "staff"])
+    token.add_argument("--patient", default="")
+    token.add_argument("--lifetime", type=int, default=3600, help="seconds (at most 12 hours)")
+    token.set_defaults(run=_cmd_token)
 
     audit = sub.add_parser(
         "audit", help="read the audit trail",
@@ -101,14 +109,16 @@ def _parser() -> argparse.ArgumentParser:
     _eval_arguments(evaluation)
     evaluation.set_defaults(run=_cmd_eval)
 
-    later = sub.add_parser("bench", help="run the benchmarks")
-    later.set_defaults(run=_not_yet("bench"))
+    bench = sub.add_parser("bench", help="run benchmarks (each starts its own stack); extra args go to the script")
+    bench.add_argument("which", choices=[*BENCHES, "all"])
+    bench.add_argument("extra", nargs=argparse.REMAINDER)
+    bench.set_defaults(run=_cmd_bench)
     return parser
 
 
 # -- up ----------------------------------------------------------------------------------------
 def _cmd_up(args: argparse.Namespace) -> int:
-    from caredesk_local.api import LocalServices, QueryRunner, ask_schema, serve
+    from caredesk_local.api import serving
     from caredesk_local.stack import REPO_ROOT, EmbeddedStack, StackConfig
 
     try:
@@ -124,19 +134,16 @@ def _cmd_up(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
-    with EmbeddedStack(config) as stack:
-        runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-        api = serve(runner, ask_schema(stack.template.body), port=args.port, static_dir=REPO_ROOT / "web",
-                    services=LocalServices.from_stack(stack))
+    with EmbeddedStack(config) as stack, serving(stack, port=args.port, static_dir=REPO_ROOT / "web") as running:
         try:
-            write_state({**stack.describe(), "api_url": api.url, "pid": os.getpid()})
+            write_state({**running.info, "pid": os.getpid()})
             for logical_id, how in stack.report.items():
                 print(f"  {logical_id:28} {how}", file=sys.stderr)
-            print(f"CareDesk is up: API {api.url}  (Ctrl-C or SIGTERM stops everything)", file=sys.stderr, flush=True)
+            print(f"CareDesk is up: API {running.api_url}  (Ctrl-C or SIGTERM stops everything)",
+                  file=sys.stderr, flush=True)
             stop.wait()
         finally:
             clear_state()
-            api.stop()
     print("CareDesk stopped.", file=sys.stderr)
     return 0
 
@@ -196,13 +203,48 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
+    from caredesk.errors import CareDeskError
+
     from caredesk_local.ask_client import ask
+    from caredesk_local.caller_credentials import CallerTokens
     from caredesk_local.render import format_reply
 
     stack = find_stack()
-    status, reply = ask(stack.api_url, args.text, session_id=args.session, tier=args.tier, patient_id=args.patient)
+    try:
+        token = CallerTokens(stack).token(args.tier, args.patient)
+    except CareDeskError as exc:  # an unknown tier, or a patient without a patient id
+        print(f"caredesk ask: {exc}", file=sys.stderr)
+        return 2
+    status, reply = ask(stack.api_url, args.text, session_id=args.session, token=token)
     _print(reply, args.json, format_reply)
     return 0 if status == 200 else 1
+
+
+def _cmd_token(args: argparse.Namespace) -> int:
+    from caredesk.errors import CareDeskError
+
+    from caredesk_local.caller_credentials import CallerTokens
+
+    try:
+        print(CallerTokens(find_stack()).token(args.tier, args.patient, lifetime_s=args.lifetime))
+    except (CareDeskError, ValueError) as exc:
+        print(f"caredesk token: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+# -- bench --------------------------------------------------------------------------------------
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from caredesk_local.stack import REPO_ROOT
+
+    names = list(BENCHES) if args.which == "all" else [args.which]
+    for name in names:
+        script = REPO_ROOT / "bench" / f"{name}_bench.py"
+        returncode = subprocess.run([sys.executable, str(script), *args.extra], check=False).returncode
+        if returncode != 0:
+            print(f"caredesk bench: {name} failed (exit {returncode})", file=sys.stderr)
+            return returncode
+    return 0
 
 
 # -- audit / docs / calibrate -------------------------------------------------------------------
@@ -291,13 +333,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from caredesk_local.evaluation.command import run
 
     return run(args)
-
-
-def _not_yet(name: str):
-    def run(args: argparse.Namespace) -> int:
-        print(f"`caredesk {name}` is not built yet (see the open issues); nothing was run.", file=sys.stderr)
-        return 3
-    return run
 
 
 # -- helpers ------------------------------------------------------------------------------------

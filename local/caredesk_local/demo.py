@@ -13,10 +13,10 @@ import uuid
 
 from caredesk.audit import AuditTrail
 
-from caredesk_local.api import QueryRunner, ask_schema, serve
+from caredesk_local.api import serving
 from caredesk_local.ask_client import ask
+from caredesk_local.caller_credentials import CallerTokens
 from caredesk_local.render import format_reply, timeline
-from caredesk_local.running import RunningStack
 from caredesk_local.sample_kb import prepare_sample_kb
 from caredesk_local.stack import REPO_ROOT, EmbeddedStack, StackConfig
 
@@ -49,10 +49,7 @@ def main() -> int:
     with EmbeddedStack(DEMO_CONFIG) as stack:
         for logical_id, how in stack.report.items():
             print(f"  {logical_id:28} {how}")
-        runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-        api = serve(runner, ask_schema(stack.template.body), port=DEMO_API_PORT, static_dir=None)
-        try:
-            running = RunningStack({**stack.describe(), "api_url": api.url})
+        with serving(stack, port=DEMO_API_PORT) as running:
             banner("Ingesting kb/ through S3 -> IngestFunction")
             results, floor = prepare_sample_kb(running)
             for result in results:
@@ -62,16 +59,15 @@ def main() -> int:
             print(f"  floor {floor['floor']:.4f} (in-scope p5 {floor['in_scope_low']:.3f} > out-of-scope p95 "
                   f"{floor['out_of_scope_high']:.3f}) for KB {floor['kb_version']}")
             trail = AuditTrail(running.table("audit_table"))
+            tokens = CallerTokens(running)  # patients and staff sign in; the public sends no token
             session = None
             for question, tier, patient, follow_up in CONVERSATION:
                 session = session if follow_up and session else uuid.uuid4().hex
                 banner(f"[{tier}{' ' + patient if patient else ''}] {question}")
-                status, reply = ask(api.url, question, session_id=session, tier=tier, patient_id=patient)
+                status, reply = ask(running.api_url, question, session_id=session, token=tokens.token(tier, patient))
                 print(format_reply(reply))
                 print("\n  audit trail:")
                 print("  " + timeline(trail.trace(reply["trace_id"])).replace("\n", "\n  "))
-        finally:
-            api.stop()
     banner("Demo finished; every process it started has stopped.")
     return 0
 

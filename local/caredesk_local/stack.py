@@ -42,7 +42,13 @@ EMULATED = {
     "AWS::Logs::LogGroup": "moto CloudWatch Logs",
     "AWS::IAM::Role": "moto IAM (policies are not enforced locally)",
     "AWS::Lambda::Permission": "moto Lambda resource policy (the local API calls the routes' logic directly)",
+    "AWS::SecretsManager::Secret": "moto Secrets Manager (GenerateSecretString honoured; new value per start)",
 }
+
+
+# GenerateSecretString keys that GetRandomPassword shares (the JSON-template ones are not emulated).
+RANDOM_PASSWORD_OPTIONS = {"PasswordLength", "ExcludeCharacters", "ExcludeNumbers", "ExcludePunctuation",
+                           "ExcludeUppercase", "ExcludeLowercase", "IncludeSpace", "RequireEachIncludedType"}
 
 
 class StackError(Exception):
@@ -143,6 +149,7 @@ class EmbeddedStack:
             "state_machine_arn": self.arn("QueryStateMachine"),
             "handover_topic_arn": self.arn("HandoverTopic"),
             "dead_letter_queue": self.name("IngestDeadLetterQueue"),
+            "caller_token_secret": self.name("CallerTokenKey"),
             "model_dir": str(self.config.model_dir),
             "report": self.report,
         }
@@ -218,6 +225,7 @@ class EmbeddedStack:
             "AWS::DynamoDB::Table",
             "AWS::SNS::Topic",
             "AWS::SQS::Queue",
+            "AWS::SecretsManager::Secret",
             "AWS::Serverless::LayerVersion",
             "AWS::Serverless::Function",
             "AWS::S3::Bucket",
@@ -266,6 +274,17 @@ class EmbeddedStack:
 
     def _create_queue(self, resource: Any, role_arn: str) -> None:
         self.client("sqs").create_queue(QueueName=self.name(resource.logical_id))
+
+    def _create_secret(self, resource: Any, role_arn: str) -> None:
+        properties = self.template.resolve(resource.properties)
+        secretsmanager = self.client("secretsmanager")
+        generate = properties.get("GenerateSecretString")
+        if generate is None or "SecretStringTemplate" in generate:
+            raise StackError(f"{resource.logical_id}: only generated plain-string secrets are emulated")
+        options = {k: v for k, v in generate.items() if k in RANDOM_PASSWORD_OPTIONS}
+        value = secretsmanager.get_random_password(**options)["RandomPassword"]
+        secretsmanager.create_secret(Name=self.name(resource.logical_id), SecretString=value,
+                                     Description=properties.get("Description", ""))
 
     def _create_layerversion(self, resource: Any, role_arn: str) -> None:
         # Layers' packages are installed in the virtualenv (make setup); nothing to create.

@@ -39,9 +39,9 @@ def test_the_api_serves_the_document_that_is_fuzzed(surfaces_api):
 @schema.parametrize()
 @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
-def test_no_server_error_and_every_error_is_a_clear_4xx(case, surfaces_api):
+def test_no_server_error_and_every_error_is_a_clear_4xx(case, surfaces_api, live_stack):
     # Staff callers reach the upload route's own validation (a public caller is refused before it).
-    headers = {"X-CareDesk-Tier": "staff"} if case.path == "/upload-url" else None
+    headers = live_stack.auth_headers("staff") if case.path == "/upload-url" else None
     response = case.call(base_url=surfaces_api, headers=headers, timeout=REQUEST_TIMEOUT_S)
     case.validate_response(response, checks=[not_a_server_error, status_code_conformance,
                                              response_schema_conformance])

@@ -213,3 +213,24 @@ def test_new_conversation_forgets_the_session(page):
     page.find_element(By.ID, "new-conversation").click()
     assert _session(page) is None
     assert page.find_elements(By.CSS_SELECTOR, "#log li") == []
+
+
+def test_a_signed_in_patient_reads_their_appointment_and_the_token_leaves_the_address_bar(
+        browser, surfaces_api, live_stack, artifacts_dir):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(surfaces_api + "/#token=" + live_stack.token("patient", "PAT-004"))
+    assert "token" not in browser.current_url
+    reply = _ask_by_keyboard(browser, "What is the status of APT-1007?")
+    assert reply.get_attribute("data-outcome") == "answered", reply.text
+    assert "APT-1007" in reply.find_element(By.CSS_SELECTOR, ".answer").text
+    browser.save_screenshot(str(artifacts_dir / "chat-signed-in-patient.png"))
+
+    browser.get(surfaces_api + "/#token=expired.or.forged")
+    rejected = browser.find_elements(By.CSS_SELECTOR, "#log li.reply")
+    box = browser.find_element(By.ID, "question")
+    box.send_keys("What is the status of APT-1007?\n")
+    WebDriverWait(browser, REPLY_WAIT_S).until(lambda d: d.find_element(By.ID, "error").text.strip())
+    assert "sign-in has expired" in browser.find_element(By.ID, "error").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#log li.reply") == rejected

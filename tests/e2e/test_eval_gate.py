@@ -63,7 +63,7 @@ def _indexed_sources(connect, dsn: str) -> list[str]:
 def _pipeline(live_stack):
     from caredesk_local.evaluation.runner import HttpPipeline
 
-    return HttpPipeline(live_stack.api_url, lambda: live_stack.running.table("audit_table"))
+    return HttpPipeline(live_stack.running)
 
 
 def test_the_golden_set_passes_the_quality_gate(sample_kb):

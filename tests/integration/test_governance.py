@@ -121,7 +121,7 @@ def test_a_staff_upload_through_the_presigned_post_is_ingested(live_stack, api_u
     key = "kb/public/uploaded/parking_test.md"
     request = urllib.request.Request(
         api_url + "/upload-url", method="POST",
-        headers={"Content-Type": "application/json", "X-CareDesk-Tier": "staff"},
+        headers={"Content-Type": "application/json", **live_stack.auth_headers("staff")},
         data=json.dumps({"key": key, "content_type": "text/markdown", "size_bytes": len(document)}).encode(),
     )
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -145,13 +145,17 @@ def test_a_staff_upload_through_the_presigned_post_is_ingested(live_stack, api_u
         ("kb/staff/refund_approval_workflow.md#0", None, 404),
         ("kb/staff/refund_approval_workflow.md#0", "patient", 404),
         ("kb/staff/refund_approval_workflow.md#0", "staff", 200),
-        ("kb/public/consultation_fees.md#2", "root", 403),
+        ("kb/public/consultation_fees.md#2", "forged", 401),
         ("kb/public/no_such.md#0", "staff", 404),
     ],
 )
-def test_passage_is_shown_only_within_the_callers_tiers(api_url, chunk_id, tier, status):
+def test_passage_is_shown_only_within_the_callers_tiers(live_stack, api_url, chunk_id, tier, status):
     url = api_url + "/passage?" + urllib.parse.urlencode({"chunk_id": chunk_id})
-    code, body = _get(url, {"X-CareDesk-Tier": tier} if tier else None)
+    if tier == "forged":
+        headers = {"Authorization": "Bearer " + live_stack.token("staff")[:-4] + "AAAA"}
+    else:
+        headers = live_stack.auth_headers(tier, "PAT-001" if tier == "patient" else "")
+    code, body = _get(url, headers)
     assert code == status, body
     if status == 200:
         assert body["chunk_id"] == chunk_id and body["source"] == chunk_id.split("#")[0] and body["text"]

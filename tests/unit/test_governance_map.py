@@ -97,7 +97,10 @@ def test_routes_and_triggers_come_from_the_template(template):
     routes = {(r["method"], r["path"]): r for r in api_routes(template)}
     assert routes[("POST", "/ask")]["target"] == "QueryStateMachine"
     assert routes[("GET", "/governance")] == {"method": "GET", "path": "/governance", "integration": "aws_proxy",
-                                              "target": "GovernanceFunction"}
+                                              "target": "GovernanceFunction", "authorizer": None}
+    # Every route whose answer depends on who asks goes through the authorizer; the rest do not.
+    authorized = {key for key, route in routes.items() if route["authorizer"] == "AuthorizerFunction"}
+    assert authorized == {("POST", "/ask"), ("GET", "/passage"), ("POST", "/upload-url")}
     assert routes[("POST", "/upload-url")]["target"] == "UploadUrlFunction"
     assert routes[("GET", "/")]["target"] == "WebsiteBucket"
     assert {(t["function"], t["source"]) for t in triggers(template)} == {("IngestFunction", "DocumentsBucket")}

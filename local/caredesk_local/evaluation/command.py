@@ -116,11 +116,11 @@ def _stack(embedded: bool) -> Iterator[tuple[HttpPipeline, str, Path]]:
         from caredesk_local.running import find_stack
 
         stack = find_stack()
-        pipeline = HttpPipeline(stack.api_url, lambda: stack.table("audit_table"))
+        pipeline = HttpPipeline(stack)
         yield pipeline, stack.info["dsn"], Path(stack.info["model_dir"])
         return
     with embedded_stack() as (stack, running):
-        yield HttpPipeline(running.api_url, lambda: running.table("audit_table")), stack.dsn, stack.config.model_dir
+        yield HttpPipeline(running), stack.dsn, stack.config.model_dir
 
 
 @contextlib.contextmanager
@@ -132,19 +132,12 @@ def embedded_stack(
     api_port: int = EVAL_API_PORT,
 ) -> Iterator[tuple[Any, Any]]:
     """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""
-    from caredesk_local.api import QueryRunner, ask_schema, serve
-    from caredesk_local.running import RunningStack
+    from caredesk_local.api import serving
     from caredesk_local.sample_kb import prepare_sample_kb
     from caredesk_local.stack import EmbeddedStack, StackConfig
 
     shutil.rmtree(data_dir, ignore_errors=True)
     config = StackConfig(data_dir=data_dir, pg_port=pg_port, moto_port=moto_port)
-    with EmbeddedStack(config) as stack:
-        runner = QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"))
-        api = serve(runner, ask_schema(stack.template.body), port=api_port, static_dir=REPO_ROOT / "web")
-        try:
-            running = RunningStack({**stack.describe(), "api_url": api.url})
-            prepare_sample_kb(running)
-            yield stack, running
-        finally:
-            api.stop()
+    with EmbeddedStack(config) as stack, serving(stack, port=api_port, static_dir=REPO_ROOT / "web") as running:
+        prepare_sample_kb(running)
+        yield stack, running

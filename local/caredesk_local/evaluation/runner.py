@@ -28,27 +28,30 @@ class Pipeline(Protocol):
 
 
 class HttpPipeline:
-    """The local API (`caredesk up`, the test stack or our own EmbeddedStack) plus its audit table.
+    """The local API of a running stack (`caredesk up`, the test stack or our own EmbeddedStack) plus
+    its audit table. Patient and staff turns sign in with a caller token, as a client would.
 
-    `audit_table` makes a boto3 DynamoDB Table resource; resources are not thread-safe, so each
-    worker thread makes its own.
+    boto3 DynamoDB Table resources are not thread-safe, so each worker thread makes its own.
     """
 
-    def __init__(self, api_url: str, audit_table: Callable[[], Any]) -> None:
-        self.api_url = api_url
-        self._make_table = audit_table
+    def __init__(self, running: Any) -> None:
+        from caredesk_local.caller_credentials import CallerTokens
+
+        self.api_url = running.api_url
+        self._running = running
+        self._tokens = CallerTokens(running)
         self._local = threading.local()
 
     def ask(self, question: str, *, tier: str, patient_id: str, session_id: str) -> tuple[int, dict[str, Any]]:
         from caredesk_local.ask_client import ask
 
-        return ask(self.api_url, question, tier=tier, patient_id=patient_id, session_id=session_id)
+        return ask(self.api_url, question, token=self._tokens.token(tier, patient_id), session_id=session_id)
 
     def trace(self, trace_id: str) -> list[dict[str, Any]]:
         from caredesk.audit import AuditTrail
 
         if not hasattr(self._local, "trail"):
-            self._local.trail = AuditTrail(self._make_table())
+            self._local.trail = AuditTrail(self._running.table("audit_table"))
         return self._local.trail.trace(trace_id)
 
 

@@ -98,13 +98,16 @@ def wait_for_functions(stack_name: str) -> dict[str, str]:
 
 def stack_info(stack: dict[str, Any], functions: dict[str, str], dsn: str, stage: str) -> dict[str, Any]:
     outputs = {o["OutputKey"]: o["OutputValue"] for o in stack.get("Outputs", [])}
+    secret = client("cloudformation").describe_stack_resource(
+        StackName=stack["StackName"], LogicalResourceId="CallerTokenKey")["StackResourceDetail"]["PhysicalResourceId"]
     api_id = outputs["ApiUrl"].split("://", 1)[1].split(".", 1)[0]
     return {
         "runtime": "localstack", "endpoint": ENDPOINT, "region": REGION, "stack_name": stack["StackName"],
         "api_url": f"{ENDPOINT}/_aws/execute-api/{api_id}/{stage}",
         "bucket": outputs["DocumentsBucketName"], "audit_table": outputs["AuditTableName"],
         "sessions_table": outputs["SessionsTableName"], "state_machine_arn": outputs["QueryStateMachineArn"],
-        "dsn": dsn, "model_dir": str(MODEL_DIR), "functions": functions,
+        "dsn": dsn, "model_dir": str(MODEL_DIR), "functions": functions, "caller_token_secret": secret,
+        "api_id": api_id,
     }
 
 

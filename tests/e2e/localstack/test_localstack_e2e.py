@@ -60,6 +60,25 @@ def test_request_validator_rejects_unknown_fields(deployed):
     assert status == 400
 
 
+def test_the_authorizer_is_deployed_and_verifies_tokens_signed_with_the_generated_key(deployed):
+    from caredesk_local.caller_credentials import CallerTokens
+
+    authorizers = deployed.running.client("apigateway").get_authorizers(restApiId=deployed.info["api_id"])["items"]
+    function = deployed.info["functions"]["AuthorizerFunction"]
+    assert [(a["type"], function in a["authorizerUri"]) for a in authorizers] == [("REQUEST", True)]
+    # LocalStack Community does not enforce REST authorizers, so the function is invoked directly.
+    token = CallerTokens(deployed.running).token("patient", "PAT-004")
+    method_arn = f"arn:aws:execute-api:us-east-1:000000000000:{deployed.info['api_id']}/local/POST/ask"
+    event = {"type": "REQUEST", "methodArn": method_arn, "headers": {"Authorization": f"Bearer {token}"}}
+    lambda_client = deployed.running.client("lambda")
+    allowed = lambda_client.invoke(FunctionName=function, Payload=json.dumps(event))
+    assert "FunctionError" not in allowed
+    assert json.loads(allowed["Payload"].read())["context"] == {"tier": "patient", "patientId": "PAT-004"}
+    event["headers"]["Authorization"] += "x"
+    refused = lambda_client.invoke(FunctionName=function, Payload=json.dumps(event))
+    assert refused.get("FunctionError") and json.loads(refused["Payload"].read())["errorMessage"] == "Unauthorized"
+
+
 def test_ingested_documents_are_audited_per_object(ingested):
     trail = AuditTrail(ingested.running.table("audit_table"))
     sources = {i["source"] for i in trail.since(datetime.now(UTC) - timedelta(hours=2), step="ingest")}

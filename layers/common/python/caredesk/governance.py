@@ -178,13 +178,15 @@ def triggers(template: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def api_routes(template: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The API's routes from its DefinitionBody: method, path, integration type and target."""
+    """The API's routes from its DefinitionBody: method, path, integration type and target, and the
+    function that authorizes the caller (None: the route does not depend on who calls)."""
     routes = []
     for spec in template.get("Resources", {}).values():
         if spec.get("Type") != "AWS::Serverless::Api":
             continue
-        paths = ((spec.get("Properties") or {}).get("DefinitionBody") or {}).get("paths", {})
-        for path, methods in paths.items():
+        definition = (spec.get("Properties") or {}).get("DefinitionBody") or {}
+        schemes = definition.get("components", {}).get("securitySchemes", {})
+        for path, methods in definition.get("paths", {}).items():
             for method, operation in methods.items():
                 integration = operation.get("x-amazon-apigateway-integration", {})
                 target = integration.get("uri")
@@ -193,8 +195,19 @@ def api_routes(template: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "path": path,
                     "integration": integration.get("type"),
                     "target": _route_target(target, template) if target else None,
+                    "authorizer": _route_authorizer(operation, schemes, template),
                 })
     return routes
+
+
+def _route_authorizer(operation: Mapping[str, Any], schemes: Mapping[str, Any],
+                      template: Mapping[str, Any]) -> str | None:
+    for requirement in operation.get("security", []):
+        for name in requirement:
+            uri = (schemes.get(name) or {}).get("x-amazon-apigateway-authorizer", {}).get("authorizerUri")
+            if uri:
+                return _route_target(uri, template)
+    return None
 
 
 def _route_target(uri: Any, template: Mapping[str, Any]) -> str:
@@ -355,6 +368,9 @@ def posture(template: Mapping[str, Any], *, floor: Mapping[str, Any], model_dir:
             "order": Tier.names(),
             "rule": "a caller sees documents of its own tier and below; a document's tier is the first "
                     "folder under kb/ in its S3 key; an unknown tier is rejected, never defaulted",
+            "caller": "the API's Lambda authorizer verifies the caller token (Authorization: Bearer) and "
+                      "passes on its tier and patient id; no token is a public caller, a bad or expired "
+                      "token a 401; the request body and headers never set the tier",
         },
         "access": access_map(template),
         "triggers": triggers(template),
