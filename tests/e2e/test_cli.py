@@ -109,6 +109,26 @@ def test_ask_prints_exactly_one_json_document_and_the_audit_reads_back(running_u
     assert "review" in timeline.stdout and "cites kb/public/" in timeline.stdout
 
 
+def test_ask_signs_in_as_the_patient_and_token_prints_a_token_the_api_accepts(running_up, cli_env):
+    import urllib.request
+
+    own = run(cli_env, "ask", "What is the status of APT-1007?", "--tier", "patient", "--patient", "PAT-004",
+              "--json")
+    assert own.returncode == 0, own.stderr
+    assert "Appointment APT-1007" in json.loads(own.stdout)["answer"]
+    nobody = run(cli_env, "ask", "What is the status of APT-1007?", "--tier", "patient", "--json")
+    assert nobody.returncode == 2 and "patient id" in nobody.stderr and nobody.stdout == ""
+
+    token = run(cli_env, "token", "--tier", "staff")
+    assert token.returncode == 0, token.stderr
+    state = json.loads(Path(cli_env["CAREDESK_STATE_FILE"]).read_text())
+    request = urllib.request.Request(
+        state["api_url"] + "/passage?chunk_id=kb/staff/refund_approval_workflow.md%230",
+        headers={"Authorization": f"Bearer {token.stdout.strip()}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert json.loads(response.read())["source"] == "kb/staff/refund_approval_workflow.md"
+
+
 def test_search_never_shows_staff_chunks_to_the_public(running_up, cli_env):
     result = run(cli_env, "search", "refund approval limits for front desk staff", "--tier", "public", "--json")
     hits = json.loads(result.stdout)

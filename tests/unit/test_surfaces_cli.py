@@ -64,3 +64,11 @@ def test_audit_since_rejects_a_time_it_cannot_read(monkeypatch):
     monkeypatch.setattr(cli, "find_stack", Stack)
     code, out, err = _run("audit", "since", "last week")
     assert code == 2 and out == "" and "ISO 8601" in err and "7d" in err
+
+
+def test_bench_passes_its_extra_arguments_to_the_script():
+    args = cli._parser().parse_args(["bench", "ingest", "--documents", "150"])
+    assert (args.which, args.extra) == ("ingest", ["--documents", "150"])
+    with pytest.raises(SystemExit):
+        with redirect_stderr(io.StringIO()):
+            cli._parser().parse_args(["bench", "everything"])
