@@ -168,6 +168,12 @@ class StackTemplate:
         merged.update(own)
         return {k: str(self.resolve(v)) for k, v in merged.items()}
 
+    def function_layers(self, logical_id: str) -> list[str]:
+        """Logical ids of the function's layers: Globals' and then its own (SAM appends lists)."""
+        own = self.resource(logical_id).properties.get("Layers", [])
+        layers = [*self.globals.get("Function", {}).get("Layers", []), *own]
+        return [layer["Ref"] for layer in layers]
+
     def function_property(self, logical_id: str, name: str) -> Any:
         own = self.resource(logical_id).properties
         if name in own:
