@@ -70,10 +70,9 @@ def build_corpus(conn, embedder, total: int, seed: int = 7) -> int:
     synthetic = total - real
     tiers = rng.choice([t for t, _ in TIER_SHARES], size=synthetic, p=[share for _, share in TIER_SHARES])
     # Bulk-build every HNSW index after loading (much faster than 100,000 incremental inserts).
-    hnsw_indexes = [row[0] for row in conn.execute(
-        "SELECT indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexdef LIKE '%USING hnsw%'")]
-    for (name,) in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'chunks' "
-                                "AND indexdef LIKE '%USING hnsw%'").fetchall():
+    hnsw_indexes = conn.execute("SELECT indexname, indexdef FROM pg_indexes "
+                                "WHERE tablename = 'chunks' AND indexdef LIKE '%USING hnsw%'").fetchall()
+    for name, _definition in hnsw_indexes:
         conn.execute(SQL("DROP INDEX {}").format(Identifier(name)))
     conn.commit()
     documents = io.StringIO()
@@ -100,7 +99,7 @@ def build_corpus(conn, embedder, total: int, seed: int = 7) -> int:
     log(f"loaded {total} chunks; building {len(hnsw_indexes)} HNSW indexes")
     started = time.perf_counter()
     conn.execute("SET maintenance_work_mem = '512MB'")
-    for definition in hnsw_indexes:
+    for _name, definition in hnsw_indexes:
         conn.execute(definition)
     conn.execute("ANALYZE chunks")
     conn.commit()

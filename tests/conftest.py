@@ -16,6 +16,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +47,15 @@ class StackHandle:
 
         return ask(self.api_url, question, token=self.token(tier, patient_id), session_id=session_id)
 
-    def token(self, tier: str, patient_id: str = "") -> str | None:
-        """A caller token signed with the stack's key, as the clinic's sign-in would issue; None for public."""
+    @cached_property
+    def _tokens(self) -> Any:
         from caredesk_local.caller_credentials import CallerTokens
 
-        return CallerTokens(self.running).token(tier, patient_id)
+        return CallerTokens(self.running)
+
+    def token(self, tier: str, patient_id: str = "") -> str | None:
+        """A caller token signed with the stack's key, as the clinic's sign-in would issue; None for public."""
+        return self._tokens.token(tier, patient_id)
 
     def auth_headers(self, tier: str | None, patient_id: str = "") -> dict[str, str]:
         token = self.token(tier, patient_id) if tier else None

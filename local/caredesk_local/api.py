@@ -336,9 +336,11 @@ def _describe(error: jsonschema.ValidationError) -> str:
     return f"{where}: violates '{error.validator}' ({rule})"
 
 
-def serve_stack(stack: Any, *, port: int, static_dir: Path | None) -> LocalApi:
-    """The API of an EmbeddedStack, every route as its template defines it, started on `port`."""
-    return LocalApi(
+@contextlib.contextmanager
+def serving(stack: Any, *, port: int, static_dir: Path | None = None) -> Iterator[RunningStack]:
+    """The EmbeddedStack's API, every route as its template defines it, served on `port` for the block;
+    yields the stack as the CLI commands see it."""
+    api = LocalApi(
         runner=QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine")),
         schema=ask_schema(stack.template.body),
         authorizer=LocalAuthorizer.from_stack(stack),
@@ -346,12 +348,6 @@ def serve_stack(stack: Any, *, port: int, static_dir: Path | None) -> LocalApi:
         static_dir=static_dir,
         services=LocalServices.from_stack(stack),
     ).start()
-
-
-@contextlib.contextmanager
-def serving(stack: Any, *, port: int, static_dir: Path | None = None) -> Iterator[RunningStack]:
-    """The stack's API served on `port` for the block; yields the stack as the CLI commands see it."""
-    api = serve_stack(stack, port=port, static_dir=static_dir)
     try:
         yield RunningStack({**stack.describe(), "api_url": api.url})
     finally:
