@@ -11,11 +11,13 @@ STAMPS := $(CACHE)/stamps
 NPM_DIR := $(CACHE)/npm
 SAM_VENV := $(CACHE)/venv-sam
 MODEL_DIR := $(CACHE)/model
+LEXICON_DIR := $(CACHE)/lexicon
+WORDNET_DIR := /usr/share/wordnet
 ASL_VALIDATOR_VERSION := 4.0.0
 
 include localstack.mk
 
-.PHONY: setup model demo up test test-unit test-integration test-e2e lint eval bench clean-cache help
+.PHONY: setup model lexicon demo up test test-unit test-integration test-e2e lint eval bench clean-cache help
 
 help:
 	@echo "make demo    set everything up, ingest kb/ through S3, answer a scripted conversation"
@@ -24,15 +26,21 @@ help:
 	@echo "make lint    ruff, cfn-lint, sam validate --lint, the ASL validator"
 	@echo "make bench   benchmarks (numbers go in the README)"
 
-setup: $(STAMPS)/venv $(STAMPS)/system $(STAMPS)/npm $(STAMPS)/sam model
+setup: $(STAMPS)/venv $(STAMPS)/system $(STAMPS)/npm $(STAMPS)/sam model lexicon
 
 # The embedded Postgres runs as the `postgres` OS user (initdb refuses root); the chat page's browser
-# test drives Debian's Chromium (no browser download).
+# test drives Debian's Chromium (no browser download); Debian's PostgreSQL 15 manual is the second
+# knowledge base the retrieval evaluation runs on (eval/second_kb/README.md); WordNet 3.0 (wordnet-base)
+# is the source of the synonym table (`make lexicon`).
 $(STAMPS)/system:
 	@mkdir -p $(STAMPS)
 	id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
 	command -v chromium >/dev/null && command -v chromedriver >/dev/null \
 		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+	test -f $(WORDNET_DIR)/data.noun \
+		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wordnet-base; }
+	test -f /usr/share/doc/postgresql-doc-15/html/index.html \
+		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-doc-15; }
 	@touch $@
 
 $(STAMPS)/venv: requirements-dev.txt constraints.txt pyproject.toml layers/common/requirements.txt \
@@ -60,6 +68,13 @@ $(STAMPS)/sam: requirements-sam.txt
 # all-MiniLM-L6-v2 -> ONNX (torch only here); a no-op when the manifest matches.
 model: $(STAMPS)/venv
 	HF_HUB_OFFLINE=1 $(PY) tools/build_model.py --out $(MODEL_DIR)
+
+# WordNet 3.0 (Debian wordnet-base) -> a 2.5 MiB synonym table for caredesk.lexicon, shipped in the
+# EmbeddingLayer (/opt/lexicon); a no-op when its manifest matches. A machine whose system stamp predates
+# the wordnet-base line gets it here.
+lexicon: $(STAMPS)/venv $(STAMPS)/system
+	test -f $(WORDNET_DIR)/data.noun || $(MAKE) --always-make $(STAMPS)/system
+	$(PY) tools/build_lexicon.py --wordnet $(WORDNET_DIR) --out $(LEXICON_DIR)
 
 demo: setup
 	$(PY) -m caredesk_local.demo

@@ -118,7 +118,7 @@ class DirectPath:
         self._topic_arn = stack.arn("HandoverTopic")
 
     def ask(self, question: str, *, tier: str, patient_id: str, session_id: str) -> dict[str, Any]:
-        from caredesk.calibration import load_floor
+        from caredesk.calibration import floor_in_force
         from caredesk.contracts import parse_step_event
         from caredesk.steps.generate_step import run_generate
         from caredesk.steps.guard_step import run_guard
@@ -145,7 +145,9 @@ class DirectPath:
 
         conn = connection_from_env()
         retrieve = self._retrieve
-        retrieved = run_retrieve(event("guard"), conn=conn, embedder=retrieve.EMBEDDER, floor=load_floor(conn),
+        floor = floor_in_force(conn, retrieve.EMBEDDER, measure_within_s=retrieve.MEASURE_WITHIN_S,
+                               k=retrieve.CONFIG.k, mode=retrieve.CONFIG.mode)
+        retrieved = run_retrieve(event("guard"), conn=conn, embedder=retrieve.EMBEDDER, floor=floor,
                                  audit=retrieve.AUDIT, config=retrieve.CONFIG)
         state["retrieve"] = {"result": retrieved.model_dump(mode="json")}
         if not retrieved.confident:

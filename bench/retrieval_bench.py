@@ -167,9 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO_ROOT / ".cache" / "retrieval_bench.md")
     args = parser.parse_args(argv)
 
-    from caredesk.compose import compose
     from caredesk.contracts import Passage
     from caredesk.embedding import Embedder
+    from caredesk.generation import ExtractiveGenerator
     from caredesk.review import review_draft
     from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
     search_module = importlib.import_module("caredesk.store.search")  # the package re-exports search()
@@ -235,15 +235,17 @@ def main(argv: list[str] | None = None) -> int:
 
         # The Retrieve step's work, then Generate and Review on what it retrieved.
         step_ms, generate_ms, review_ms = [], [], []
+        generator = ExtractiveGenerator(embedder.embed)
         for text in texts:
             ms, (query_used, hits) = timed(lambda text=text: shaped_search(conn, embedder, text, Tier.PUBLIC,
                                                                          RetrieveConfig()))
             step_ms.append(ms)
             passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
                                 similarity=h.similarity) for h in hits]
-            ms, draft = timed(lambda q=query_used, p=passages: compose(q, p, embedder.embed))
+            ms, draft = timed(lambda q=query_used, p=passages: generator.compose(q, p, conn=conn, tier=Tier.PUBLIC))  # noqa: B023
             generate_ms.append(ms)
-            review_ms.append(timed(lambda d=draft, p=passages: review_draft(d, p, embedder.embed))[0])
+            review_ms.append(timed(lambda d=draft, p=passages, q=query_used: review_draft(
+                d.sentences, p, embedder.embed, question=q))[0])
 
         # Baseline, side by side: the same recall with only the table-wide index (the partial indexes of
         # sql/011 dropped inside a transaction that is rolled back).

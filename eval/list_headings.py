@@ -24,9 +24,10 @@ TIER_FOLDERS = ("public", "patient", "staff")
 
 
 def kb_documents(repo_root: Path = REPO_ROOT) -> list[Path]:
-    """Every ingestible document under kb/<tier>/, sorted."""
+    """Every ingestible document under kb/<tier>/, sorted (a glossary.csv is vocabulary, not a document)."""
     kb_root = repo_root / "kb"
-    return sorted(path for tier in TIER_FOLDERS for path in (kb_root / tier).rglob("*") if path.is_file())
+    return sorted(path for tier in TIER_FOLDERS for path in (kb_root / tier).rglob("*")
+                  if path.is_file() and path.name.lower() != "glossary.csv")
 
 
 def document_key(path: Path, repo_root: Path = REPO_ROOT) -> str:

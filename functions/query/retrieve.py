@@ -1,10 +1,10 @@
-"""Retrieve step handler: hybrid search within the caller's tiers, then the calibrated floor."""
+"""Retrieve step handler: hybrid search within the caller's tiers, then the confidence floor in force."""
 
 import os
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
-from caredesk.calibration import load_floor
+from caredesk.calibration import floor_in_force
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
 from caredesk.runtime import audit_trail
@@ -21,6 +21,9 @@ CONFIG = RetrieveConfig(
     k=int(os.environ.get("CAREDESK_RETRIEVE_K", "5")),
     mode=SearchMode(os.environ.get("CAREDESK_SEARCH_MODE", "hybrid")),
 )
+# When no floor is stored for the current KB version, measure one inline if it takes at most this long
+# (the first question after the documents changed pays for it); else the stale floor or the safe default.
+MEASURE_WITHIN_S = float(os.environ.get("CAREDESK_INLINE_CALIBRATION_S", "8"))
 
 
 @logger.inject_lambda_context(log_event=False)
@@ -29,7 +32,10 @@ CONFIG = RetrieveConfig(
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event, requires=("guard",))
     conn = connection_from_env()
-    result = run_retrieve(step_event, conn=conn, embedder=EMBEDDER, floor=load_floor(conn), audit=AUDIT, config=CONFIG)
+    budget = min(MEASURE_WITHIN_S, context.get_remaining_time_in_millis() / 1000 - 8)  # keep time to search
+    floor = floor_in_force(conn, EMBEDDER, measure_within_s=budget, k=CONFIG.k, mode=CONFIG.mode)
+    result = run_retrieve(step_event, conn=conn, embedder=EMBEDDER, floor=floor, audit=AUDIT, config=CONFIG)
+    metrics.add_metric(name=f"Retrieve_Floor_{floor.status}", unit=MetricUnit.Count, value=1)
     metrics.add_metric(
         name="Retrieve_Confident" if result.confident else "Retrieve_BelowFloor", unit=MetricUnit.Count, value=1
     )

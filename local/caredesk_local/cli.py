@@ -99,9 +99,15 @@ def _parser() -> argparse.ArgumentParser:
     docs.add_argument("--json", action="store_true")
     docs.set_defaults(run=_cmd_docs)
 
-    calibrate = sub.add_parser("calibrate", help="measure and store the retrieval confidence floor")
-    default_probes = Path(__file__).resolve().parents[2] / "eval" / "calibration_probes.jsonl"
-    calibrate.add_argument("--probes", type=Path, default=default_probes)
+    calibrate = sub.add_parser(
+        "calibrate", help="measure and store the retrieval confidence floor (automatic; no probes needed)",
+        epilog="example: how the automatic floor classifies the hand-written dev probes: "
+               "caredesk calibrate --compare eval/calibration_probes.jsonl",
+    )
+    calibrate.add_argument("--probes", type=Path, help="measure on this hand-written probe file (its dev split) "
+                                                        "instead of the automatic probes")
+    calibrate.add_argument("--compare", type=Path, help="also report how the stored floor and this probe file's "
+                                                         "own floor classify the file's dev probes")
     calibrate.add_argument("--json", action="store_true")
     calibrate.set_defaults(run=_cmd_calibrate)
 
@@ -164,9 +170,11 @@ def _cmd_ingest(args: argparse.Namespace) -> int:
     stack = find_stack()
     results = upload_and_wait(stack, uploads)
     _print(results, args.json, lambda rs: "\n".join(
-        f"{r['source']}: {r['outcome']}" + (f" (+{r.get('chunks_added', 0)} ={r.get('chunks_kept', 0)} "
-                                            f"-{r.get('chunks_removed', 0)})" if r["outcome"] != "failed" else
-                                            f" - {r.get('error')}") for r in rs))
+        f"{r['source']}: {r['outcome']}" + (f" - {r.get('error')}" if r["outcome"] == "failed" else
+                                            f" (glossary: {r.get('glossary_entries', 0)} entries)"
+                                            if r.get("kind") == "glossary" else
+                                            f" (+{r.get('chunks_added', 0)} ={r.get('chunks_kept', 0)} "
+                                            f"-{r.get('chunks_removed', 0)})") for r in rs))
     return 0 if all(r["outcome"] != "failed" for r in results) else 1
 
 
@@ -178,6 +186,8 @@ def _format_dry_run(report: list[dict[str, Any]]) -> str:
             lines.append(f"  warning: {warning}")
         for chunk in r.get("chunks", []):
             lines.append(f"  {chunk['chunk_id']}  [{chunk['heading']}]  {chunk['words']} words")
+        for entry in r.get("glossary", []):
+            lines.append(f"  glossary line {entry['line']}: {entry['term']} -> {entry['means']}")
     return "\n".join(lines)
 
 
@@ -312,13 +322,11 @@ def _cmd_docs(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from caredesk_local.calibrate_cli import calibrate
+    from caredesk_local.calibrate_cli import calibrate, format_result
 
     stack = find_stack()
-    result = calibrate(stack, args.probes)
-    _print(result, args.json, lambda r: (
-        f"confidence floor {r['floor']:.4f} for KB {r['kb_version']} (in-scope p5 {r['in_scope_low']:.3f}, "
-        f"out-of-scope p95 {r['out_of_scope_high']:.3f}, {r['probes']} dev probes)"))
+    result = calibrate(stack, args.probes, compare_path=args.compare)
+    _print(result, args.json, format_result)
     return 0
 
 

@@ -55,9 +55,15 @@ def main() -> int:
             for result in results:
                 print(f"  {result['source']:52} {result['outcome']:10} +{result.get('chunks_added', 0)} "
                       f"={result.get('chunks_kept', 0)} -{result.get('chunks_removed', 0)}")
-            banner("Calibrated the confidence floor on the dev probes")
-            print(f"  floor {floor['floor']:.4f} (in-scope p5 {floor['in_scope_low']:.3f} > out-of-scope p95 "
-                  f"{floor['out_of_scope_high']:.3f}) for KB {floor['kb_version']}")
+            banner("CalibrateFunction: the confidence floor, measured on probes derived from the documents")
+            if "floor" not in floor:  # another calibrator held the lock: Retrieve measures on the first question
+                print(f"  {floor['outcome']}: the floor is measured by the first question")
+            else:
+                print(f"  floor {floor['floor']:.4f} [{floor['status']}, {floor['outcome']}] "
+                      f"for KB {floor['kb_version']}"
+                      + (f" (in-scope p5 {floor['in_scope_low']:.3f} > out-of-scope p95 "
+                         f"{floor['out_of_scope_high']:.3f})" if floor["status"] == "calibrated"
+                         else f": {floor['reason']}"))
             trail = AuditTrail(running.table("audit_table"))
             tokens = CallerTokens(running)  # patients and staff sign in; the public sends no token
             session = None

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from caredesk.compose import compose
 from caredesk.contracts import Outcome, Passage, Turn
 from caredesk.followup import contextualise
+from caredesk.generation import ExtractiveGenerator
+from caredesk.glossary import glossary_digest, index_glossary, is_glossary_key, parse_glossary
 from caredesk.guard.pii import mask_pii
 from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import convert_document
@@ -36,8 +37,10 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_PATH = REPO_ROOT / "eval" / "golden.jsonl"
 TIER_FOLDERS = ("public", "patient", "staff")
 # The types the recall goal is stated for (issue 7) and the other answerable document types.
+# topic_switch holds answered and abstained cases: only those with gold are measured (the
+# abstained ones have none), and search_text contextualises its last turn like a multi_turn's.
 RECALL_TYPES = ("lookup", "paraphrase", "multi_section", "long_form")
-DOCUMENT_TYPES = (*RECALL_TYPES, "multi_turn", "pii")
+DOCUMENT_TYPES = (*RECALL_TYPES, "multi_turn", "topic_switch", "pii")
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -66,12 +69,34 @@ def index_kb(conn, embed: Embed, repo_root: Path = REPO_ROOT) -> int:
             embed=embed,
         )
         total += len(chunks)
+    index_glossaries(conn, repo_root)
     return total
 
 
 def _kb_documents(repo_root: Path) -> list[Path]:
+    """Every document under kb/<tier>/: a glossary.csv is not a document (caredesk.glossary)."""
     kb_root = repo_root / "kb"
-    return sorted(p for tier in TIER_FOLDERS for p in (kb_root / tier).rglob("*") if p.is_file())
+    return sorted(p for tier in TIER_FOLDERS for p in (kb_root / tier).rglob("*")
+                  if p.is_file() and not is_glossary_key(p.name))
+
+
+def kb_glossaries(repo_root: Path = REPO_ROOT) -> list[Path]:
+    kb_root = repo_root / "kb"
+    return sorted(p for tier in TIER_FOLDERS for p in (kb_root / tier).rglob("*")
+                  if p.is_file() and is_glossary_key(p.name))
+
+
+def index_glossaries(conn, repo_root: Path = REPO_ROOT) -> int:
+    """Store every kb/<tier>/.../glossary.csv as the ingest Lambda would; returns the entry count."""
+    total = 0
+    for sequence, path in enumerate(kb_glossaries(repo_root), start=1):
+        data = path.read_bytes()
+        result = index_glossary(conn, source=path.relative_to(repo_root).as_posix(),
+                                tier=path.relative_to(repo_root / "kb").parts[0], version_id=None,
+                                sequencer=f"{sequence:08X}", content_sha256=glossary_digest(data),
+                                entries=parse_glossary(data, name=path.name))
+        total += result.entries
+    return total
 
 
 def load_golden(
@@ -137,7 +162,7 @@ def measure_retrieval(conn, embedder, cases: Sequence[dict], *, k: int = 5,
     """Recall@k of the Retrieve step's own search (query shaping included) over `cases`."""
     report = RetrievalReport(k=k, mode=mode.value)
     config = RetrieveConfig(k=k, mode=mode)
-    for case in cases:
+    for case in (c for c in cases if c["gold"]):
         _query, hits = shaped_search(conn, embedder, search_text(case), caller_tier(case), config)
         hit = is_hit(case, hits, k)
         report.by_type[case["type"]].append(hit)
@@ -152,18 +177,18 @@ class AnswerCheck:
     case_id: str
     answer: str
     facts_found: bool
-    removed: int
+    removed: list[str]  # the reviewer's reasons
 
 
-def answer_case(conn, embedder, case: dict, *, k: int = 5) -> tuple[str, int]:
-    """(answer, sentences removed by review) from retrieve -> extractive compose -> review."""
+def answer_case(conn, embedder, case: dict, *, k: int = 5) -> tuple[str, list[str]]:
+    """(answer, why review removed each sentence it removed) from retrieve -> extractive compose -> review."""
     query, hits = shaped_search(conn, embedder, search_text(case), caller_tier(case), RetrieveConfig(k=k))
     passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
                         similarity=h.similarity) for h in hits]
-    draft = compose(query, passages, embedder.embed)
-    outcome = review_draft(draft, passages, embedder.embed)
+    draft = ExtractiveGenerator(embedder.embed).compose(query, passages, conn=conn, tier=caller_tier(case))
+    outcome = review_draft(draft.sentences, passages, embedder.embed, question=query)
     answer, _citations = render_answer([], outcome.kept, passages)
-    return answer, len(outcome.removed)
+    return answer, [r.reason for r in outcome.removed]
 
 
 def facts_present(case: dict, answer: str) -> bool:
@@ -173,7 +198,7 @@ def facts_present(case: dict, answer: str) -> bool:
 
 def measure_answers(conn, embedder, cases: Sequence[dict], *, k: int = 5) -> list[AnswerCheck]:
     checks = []
-    for case in cases:
+    for case in (c for c in cases if c["gold"]):
         answer, removed = answer_case(conn, embedder, case, k=k)
         checks.append(AnswerCheck(case["id"], answer, facts_present(case, answer), removed))
     return checks

@@ -9,6 +9,7 @@ from typing import Any
 
 from caredesk.audit import AuditTrail
 from caredesk.errors import CareDeskError
+from caredesk.glossary import is_glossary_key, parse_glossary
 from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.tiers import KB_PREFIX, Tier, tier_from_key
@@ -57,6 +58,8 @@ def _key_from_kb_folder(file: Path) -> str:
 def dry_run(path: Path, key: str) -> dict[str, Any]:
     """What the document would become, computed locally; nothing is written anywhere."""
     report: dict[str, Any] = {"source": key, "ok": False}
+    if is_glossary_key(key):
+        return _dry_run_glossary(path, key, report)
     try:
         report["tier"] = tier_from_key(key).label
         converted = convert_document(path.read_bytes(), path.name)
@@ -70,6 +73,19 @@ def dry_run(path: Path, key: str) -> dict[str, Any]:
         warnings=list(converted.warnings),
         chunks=[{"chunk_id": c.chunk_id, "heading": c.heading, "words": len(c.body.split())} for c in chunks],
     )
+    return report
+
+
+def _dry_run_glossary(path: Path, key: str, report: dict[str, Any]) -> dict[str, Any]:
+    """A glossary.csv is not chunked: show its entries (or every malformed line)."""
+    try:
+        report["tier"] = tier_from_key(key).label
+        entries = parse_glossary(path.read_bytes(), name=path.name)
+    except CareDeskError as exc:
+        report["error"] = f"{type(exc).__name__}: {exc}"
+        return report
+    report.update(ok=True, kind="glossary", warnings=[],
+                  glossary=[{"line": e.line, "term": e.term, "means": e.means} for e in entries])
     return report
 
 

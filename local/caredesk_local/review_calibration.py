@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from caredesk.glossary import GLOSSARY_FILENAME
 from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units
@@ -78,7 +79,9 @@ def restatements(unit: str) -> list[str]:
 def kb_bodies(repo_root: Path = REPO_ROOT) -> dict[str, str]:
     """Every chunk body of the knowledge base -> the source document it belongs to."""
     folders = [repo_root / "kb" / tier for tier in ("public", "patient", "staff")]
-    paths = sorted(p for folder in folders for p in folder.rglob("*") if p.is_file())
+    # A glossary.csv is vocabulary, not a document (caredesk.glossary): it has no chunks.
+    paths = sorted(p for folder in folders for p in folder.rglob("*")
+                   if p.is_file() and p.name.lower() != GLOSSARY_FILENAME)
     bodies: dict[str, str] = {}
     for path in paths:
         source = path.relative_to(repo_root).as_posix()

@@ -10,9 +10,13 @@ import io
 import json
 import logging
 import os
+import re
 import socket
+import threading
+import uuid
 import zipfile
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +67,8 @@ class StackConfig:
     moto_port: int = 15050
     model_dir: Path = REPO_ROOT / ".cache" / "model"
     parameters: dict[str, str] = field(default_factory=lambda: {"DatabaseSecretArn": "local-dsn-in-environment"})
+    # A function's `Schedule` event fires at the template's rate; tests may set a shorter period (seconds).
+    schedule_period_s: float | None = None
 
 
 @dataclass
@@ -74,6 +80,7 @@ class EmbeddedStack:
     report: dict[str, str] = field(default_factory=dict)
     _moto: Any = None
     _saved_env: dict[str, str | None] = field(default_factory=dict)
+    schedules: list[LocalSchedule] = field(default_factory=list)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> EmbeddedStack:
@@ -84,12 +91,16 @@ class EmbeddedStack:
             self._set_environment()
             self.runtime.install()
             self._create_resources()
+            for schedule in self.schedules:
+                schedule.start()
         except BaseException:
             self.stop()
             raise
         return self
 
     def stop(self) -> None:
+        for schedule in self.schedules:
+            schedule.stop()
         self.runtime.uninstall()
         if self._moto is not None:
             self._moto.stop()
@@ -150,6 +161,7 @@ class EmbeddedStack:
             "handover_topic_arn": self.arn("HandoverTopic"),
             "dead_letter_queue": self.name("IngestDeadLetterQueue"),
             "caller_token_secret": self.name("CallerTokenKey"),
+            "calibrate_function": self.name("CalibrateFunction"),
             "model_dir": str(self.config.model_dir),
             "report": self.report,
         }
@@ -205,6 +217,8 @@ class EmbeddedStack:
                 merged[key] = value
         merged.pop("CAREDESK_DB_SECRET_ARN", None)  # the local DSN is given directly
         merged["CAREDESK_MODEL_DIR"] = str(self.config.model_dir)
+        # The WordNet synonym table (tools/build_lexicon.py); in AWS the EmbeddingLayer's /opt/lexicon.
+        merged.setdefault("CAREDESK_LEXICON_DIR", str(REPO_ROOT / ".cache" / "lexicon"))
         merged.update(env)
         for key, value in merged.items():
             self._saved_env.setdefault(key, os.environ.get(key))
@@ -242,6 +256,10 @@ class EmbeddedStack:
                 creator = getattr(self, "_create_" + type_.split("::")[-1].lower())
                 creator(resource, role_arn)
                 self.report[resource.logical_id] = EMULATED[type_]
+        for schedule in self.schedules:
+            self.report[schedule.logical_id] += (
+                f"; its Schedule event ({schedule.expression}): a timer thread invokes it asynchronously every "
+                f"{schedule.period_s:g} s")
 
     def _create_role(self, resource: Any, role_arn: str) -> None:
         properties = self.template.resolve(resource.properties)
@@ -323,6 +341,13 @@ class EmbeddedStack:
                 dead_letter_queue_arn=template.resolve(dead_letter.get("TargetArn")) if dead_letter else None,
             )
         )
+        for event_name, event in (properties.get("Events") or {}).items():
+            if event.get("Type") != "Schedule":
+                continue  # S3 events are wired by _create_bucket, API events by the local API
+            expression = template.resolve(event["Properties"]["Schedule"])
+            period = self.config.schedule_period_s or rate_seconds(expression)
+            self.schedules.append(LocalSchedule(self.runtime, name, f"{logical_id}{event_name}", expression, period,
+                                                logical_id=logical_id))
 
     def _create_bucket(self, resource: Any, role_arn: str) -> None:
         template = self.template
@@ -372,6 +397,59 @@ class EmbeddedStack:
     def _create_api(self, resource: Any, role_arn: str) -> None:
         # Served by caredesk_local.api from the same DefinitionBody; nothing to create in moto.
         return None
+
+
+class LocalSchedule:
+    """An EventBridge `rate(...)` schedule: a daemon thread that invokes the function asynchronously
+    (retries, then the dead-letter queue, as for S3 events) every period, with the event EventBridge
+    sends. Differs from AWS: `cron(...)` is not emulated, and the first tick is one period after start."""
+
+    def __init__(self, runtime: InProcessLambdaRuntime, function_name: str, rule: str, expression: str,
+                 period_s: float, *, logical_id: str = "") -> None:
+        self.runtime, self.function_name, self.rule, self.expression = runtime, function_name, rule, expression
+        self.logical_id = logical_id
+        self.period_s = period_s
+        self.ticks = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"schedule-{rule}", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    def fire(self) -> None:
+        """One tick now (what EventBridge sends at each period)."""
+        self.ticks += 1
+        self.runtime.invoke_async(self.function_name, scheduled_event(self.rule))
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.period_s):
+            try:
+                self.fire()
+            except Exception:  # noqa: BLE001 - a tick must never end the timer; the handler logs its own errors
+                LOG.exception("scheduled invocation of %s failed", self.function_name)
+
+
+def rate_seconds(expression: str) -> float:
+    """`rate(10 minutes)` -> 600.0; anything else (cron) is not emulated locally."""
+    match = re.fullmatch(r"rate\(\s*(\d+)\s+(minute|minutes|hour|hours|day|days)\s*\)", expression.strip())
+    if match is None:
+        raise StackError(f"schedule {expression!r}: only rate(N minutes|hours|days) is emulated locally")
+    unit = {"minute": 60, "hour": 3600, "day": 86400}[match.group(2).rstrip("s")]
+    return float(int(match.group(1)) * unit)
+
+
+def scheduled_event(rule: str) -> dict[str, Any]:
+    """The event EventBridge sends a function on a schedule."""
+    return {
+        "version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
+        "account": ACCOUNT_ID, "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "region": REGION,
+        "resources": [f"arn:aws:events:{REGION}:{ACCOUNT_ID}:rule/{rule}"], "detail": {},
+    }
 
 
 def _placeholder_zip() -> bytes:

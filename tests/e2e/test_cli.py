@@ -97,7 +97,8 @@ def test_ingest_without_tier_outside_kb_is_refused(running_up, cli_env, tmp_path
 
 
 def test_ask_prints_exactly_one_json_document_and_the_audit_reads_back(running_up, cli_env):
-    assert run(cli_env, "calibrate", "--json").returncode == 0
+    # up -> ingest -> ask, never `caredesk calibrate`: Retrieve measures the floor for the new KB itself
+    # (or, with no time for that, uses the safe default); lack of calibration is never an error.
     result = run(cli_env, "ask", "How much is a consultation with a skin specialist?", "--json")
     assert result.returncode == 0, result.stderr
     reply = json.loads(result.stdout)
@@ -105,8 +106,20 @@ def test_ask_prints_exactly_one_json_document_and_the_audit_reads_back(running_u
     audit = run(cli_env, "audit", "trace", reply["trace_id"], "--json")
     items = json.loads(audit.stdout)
     assert [i["step"] for i in items] == ["guard", "retrieve", "generate", "review"]
+    assert items[1]["floor_status"] in {"calibrated", "default"} and items[1]["current_kb_version"]
     timeline = run(cli_env, "audit", "trace", reply["trace_id"])
     assert "review" in timeline.stdout and "cites kb/public/" in timeline.stdout
+
+
+def test_calibrate_measures_automatically_or_on_a_probe_file_and_prints_the_floor(running_up, cli_env):
+    automatic = run(cli_env, "calibrate", "--json")
+    assert automatic.returncode == 0, automatic.stderr
+    floor = json.loads(automatic.stdout)
+    assert floor["method"] == "auto" and floor["status"] in {"calibrated", "default"} and 0 < floor["floor"] < 1
+    assert floor["probes"] > 100 and floor["kb_version"] and len(floor["out_of_scope"]) > 100
+    hand = run(cli_env, "calibrate", "--probes", "eval/calibration_probes.jsonl")
+    assert hand.returncode == 0, hand.stderr
+    assert hand.stdout.startswith("confidence floor ") and "probes]" in hand.stdout
 
 
 def test_ask_signs_in_as_the_patient_and_token_prints_a_token_the_api_accepts(running_up, cli_env):

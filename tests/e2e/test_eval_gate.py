@@ -24,7 +24,7 @@ ANSWERED_CASE_METRICS = {"retrieval.doc_recall@5", "answer.correct", "abstention
 
 @pytest.fixture
 def sample_kb(live_stack):
-    """The session stack holding exactly the sample KB, freshly calibrated, as the baseline was recorded.
+    """The session stack holding exactly the sample KB, freshly calibrated (the automatic calibration).
 
     Earlier tests in the same session (tests/integration/test_ingest_through_s3.py, ...) leave their
     own documents in `live_stack`; they would take retrieval slots and move the numbers.
@@ -49,9 +49,7 @@ def sample_kb(live_stack):
     # Re-uploading is free for an unchanged document and restores one an earlier test edited.
     results = upload_and_wait(live_stack.running, uploads)
     assert all(r["outcome"] in ("indexed", "unchanged") for r in results), results
-    calibrate_dsn(
-        live_stack.stack.dsn, live_stack.stack.config.model_dir, REPO_ROOT / "eval" / "calibration_probes.jsonl"
-    )
+    calibrate_dsn(live_stack.stack.dsn, live_stack.stack.config.model_dir)  # the automatic calibration
     return live_stack
 
 

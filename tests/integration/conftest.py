@@ -68,7 +68,7 @@ def db(postgres_dsn: str) -> Iterator[psycopg.Connection]:
         yield conn
     finally:
         conn.rollback()
-        conn.execute("TRUNCATE documents, chunks")
+        conn.execute("TRUNCATE documents, chunks, chunk_units")
         conn.commit()
         conn.close()
 

@@ -84,15 +84,16 @@ def test_indexing_stores_every_chunk_and_the_document_row(db, index, fake_embed)
         "0A",
         "v-0A",
     )
-    assert fake_embed.texts_embedded == 3
+    # Three chunk texts, then each chunk's answer units (heading + sentence) in a second call.
+    assert [len(call) for call in fake_embed.calls] == [3, result.units_embedded] and result.units_embedded == 6
 
 
 def test_reuploading_an_identical_file_costs_zero_embeddings(db, index, fake_embed) -> None:
     index("0A")
     before = stored_chunks(db)
     result = index("0B")
-    assert (result.outcome, result.embedded, result.kept) == ("unchanged", 0, 3)
-    assert fake_embed.texts_embedded == 3  # only the first upload's
+    assert (result.outcome, result.embedded, result.units_embedded, result.kept) == ("unchanged", 0, 0, 3)
+    assert len(fake_embed.calls) == 2  # only the first upload's (chunks, then units)
     assert stored_chunks(db) == before
     row = document(db)
     assert (row.sequencer, row.version_id, row.last_outcome) == ("0B", "v-0B", "unchanged")
@@ -112,7 +113,8 @@ def test_an_edit_re_embeds_only_the_changed_chunks(db, index, fake_embed) -> Non
         1,
         1,
     )
-    assert fake_embed.calls[-1] == ["Doc\nFees\nThe late-cancellation fee is now 300 INR."]
+    assert fake_embed.calls[-2] == ["Doc\nFees\nThe late-cancellation fee is now 300 INR."]
+    assert fake_embed.calls[-1] == ["Fees: The late-cancellation fee is now 300 INR."]  # the changed unit only
     after = {chunk_id: vector for chunk_id, _body, vector in stored_chunks(db)}
     assert after[f"{SOURCE}#0"] == before[f"{SOURCE}#0"]  # reused, byte for byte
     assert after[f"{SOURCE}#1"] != before[f"{SOURCE}#1"]
@@ -189,7 +191,7 @@ def test_events_in_any_arrival_order_end_with_the_newest_state(db, index) -> Non
         ("create", "40", [("A", "fourth version")]),
     ]
     for order in itertools.permutations(events):
-        db.execute("TRUNCATE documents, chunks")
+        db.execute("TRUNCATE documents, chunks, chunk_units")
         db.commit()
         for kind, sequencer, sections in order:
             if kind == "create":

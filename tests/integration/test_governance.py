@@ -70,13 +70,17 @@ def test_governance_json_matches_the_template(api_url, template, embedder):
 def test_governance_reports_the_floor_with_the_kb_version_it_was_calibrated_on(api_url, live_stack):
     from caredesk.calibration import kb_version, load_floor
     from caredesk.store.db import connect
+    from caredesk_local.sample_kb import run_calibrate_function
 
+    run_calibrate_function(live_stack.running)  # earlier tests may have changed the documents
     with connect(live_stack.stack.dsn) as conn:
-        floor, current = load_floor(conn), kb_version(conn)
+        current = kb_version(conn)
+        floor = load_floor(conn, kb=current)
     _, posture = _get(api_url + "/governance")
     reported = posture["thresholds"]["retrieval_floor"]
     assert reported["value"] == floor.value and reported["kb_version"] == floor.kb_version
     assert reported["current_kb_version"] == current and reported["calibrated_on_current_kb"] is True
+    assert reported["status"] == floor.status and reported["stale"] is False and reported["method"] == "auto"
     assert posture["thresholds"]["semantic_safety_gate"]["threshold"] > 0
 
 

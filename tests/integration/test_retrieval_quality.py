@@ -76,4 +76,4 @@ def test_cardiologist_fee_is_answered_from_the_fee_table(kb_conn, embedder):
     case = {"turns": [{"question": "How much does it cost to see a cardiologist?", "tier": "public"}], "gold": []}
     answer, removed = answer_case(kb_conn, embedder, case)
     assert answer.startswith("Cardiology — Consultant: INR 900"), answer
-    assert removed == 0
+    assert all(reason.startswith("not_relevant:") for reason in removed), removed  # supported, maybe off-question

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from caredesk.compose import compose
+from caredesk.answers.compose import compose_answer
+from caredesk.answers.decision import DECISION_FEATURES, DecisionModel
+from caredesk.answers.inputs import embedded_inputs
+from caredesk.answers.model import LogisticModel
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.review import review_draft
 from caredesk.steps.review_step import render_answer
+
+# Selection is tested here, the answer-or-abstain decision elsewhere: this decider always answers.
+ALWAYS_ANSWER = DecisionModel(LogisticModel(DECISION_FEATURES, np.zeros(len(DECISION_FEATURES)), 0.0,
+                                            np.zeros(len(DECISION_FEATURES)), np.ones(len(DECISION_FEATURES)), 0.0))
+
+
+def compose(question, passages, embed):
+    inputs = embedded_inputs(embed, question, passages)
+    return compose_answer(inputs.question_vector, inputs.terms, passages, inputs.unit_vectors,
+                          decider=ALWAYS_ANSWER).sentences
+
 
 FEES = Passage(
     source="kb/public/consultation_fees.md",
@@ -35,7 +50,7 @@ def test_compose_quotes_verbatim_with_the_chunk_it_came_from(embedder):
     assert draft, "expected at least one sentence"
     for sentence in draft:
         assert sentence.text in FEES.body or sentence.text in CANCEL.body
-        assert len(sentence.chunk_ids) == 1
+        assert sentence.chunk_ids == [FEES.chunk_id if sentence.text in FEES.body else CANCEL.chunk_id]
     assert draft[0].text.startswith("A cardiology consultation costs")
 
 
@@ -128,11 +143,21 @@ def test_a_table_row_is_quoted_with_its_header():
 
 
 def test_cardiologist_fee_question_answers_from_the_fee_table_not_the_video_sentence(embedder):
-    draft = compose("How much does it cost to see a cardiologist?", [VIDEO_FEE, FEE_TABLE], embedder.embed)
+    question = "How much does it cost to see a cardiologist?"
+    draft = compose(question, [VIDEO_FEE, FEE_TABLE], embedder.embed)
     assert draft[0].text == CARDIOLOGY_ROW
     assert draft[0].chunk_ids == [FEE_TABLE.chunk_id]
-    outcome = review_draft(draft, [VIDEO_FEE, FEE_TABLE], embedder.embed)
+    assert not any(s.text.startswith(("Dermatology", "Pediatrics", "Orthopedics")) for s in draft), \
+        "another row of the fee table is not the answer"
+    outcome = review_draft(draft, [VIDEO_FEE, FEE_TABLE], embedder.embed, question=question)
     assert outcome.kept[0] == draft[0]
+
+
+def test_a_row_shows_only_the_columns_the_question_names_and_the_reviewer_accepts_it(embedder):
+    question = "What does the head of department charge for cardiology?"
+    draft = compose(question, [FEE_TABLE], embedder.embed)
+    assert draft[0].text == "Cardiology — Head of Department: INR 2,500."
+    assert review_draft(draft[:1], [FEE_TABLE], embedder.embed, question=question).removed == []
 
 
 def test_a_chosen_list_item_is_quoted_after_the_line_that_introduces_it(embedder):
@@ -140,7 +165,8 @@ def test_a_chosen_list_item_is_quoted_after_the_line_that_introduces_it(embedder
     texts = [s.text for s in draft]
     item = next(t for t in texts if "70 years or older" in t)
     assert texts.index("A doctor's home visit is available for patients who:") == texts.index(item) - 1
-    assert review_draft(draft, [WHO_HOME_VISIT], embedder.embed).removed == []
+    assert review_draft(draft, [WHO_HOME_VISIT], embedder.embed,
+                        question="Can a doctor come to the house of my 72-year-old father?").removed == []
 
 
 def test_a_table_row_with_a_swapped_cell_is_removed(embedder):

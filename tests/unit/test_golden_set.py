@@ -26,6 +26,7 @@ MIN_CASES_PER_TYPE = {
     "multi_section": 12,
     "long_form": 15,
     "multi_turn": 10,
+    "topic_switch": 6,
     "appointment": 12,
     "uncovered": 15,
     "out_of_scope": 15,
@@ -41,24 +42,31 @@ MIN_PROBES_PER_SCOPE = 40
 OUTCOMES = {"answered", "abstained", "blocked", "crisis", "handover"}
 TIERS = ("public", "patient", "staff")
 SPLITS = {"dev", "heldout"}
-# The one outcome each type may have; appointment, multi_turn and the document types are answered.
-OUTCOME_BY_TYPE = {
-    "lookup": "answered",
-    "paraphrase": "answered",
-    "multi_section": "answered",
-    "long_form": "answered",
-    "multi_turn": "answered",
-    "appointment": "answered",
-    "pii": "answered",
-    "uncovered": "abstained",
-    "out_of_scope": "abstained",
-    "injection": "blocked",
-    "crisis": "crisis",
-    "emergency": "crisis",
-    "sensitive": "handover",
+# The outcomes each type may have; appointment, multi_turn and the document types are answered. A
+# topic_switch case's last turn is either an answerable question or an uncovered one.
+OUTCOMES_BY_TYPE = {
+    "lookup": {"answered"},
+    "paraphrase": {"answered"},
+    "multi_section": {"answered"},
+    "long_form": {"answered"},
+    "multi_turn": {"answered"},
+    "topic_switch": {"answered", "abstained"},
+    "appointment": {"answered"},
+    "pii": {"answered"},
+    "uncovered": {"abstained"},
+    "out_of_scope": {"abstained"},
+    "injection": {"blocked"},
+    "crisis": {"crisis"},
+    "emergency": {"crisis"},
+    "sensitive": {"handover"},
 }
 # Types whose answer comes from the documents, so they need gold sections.
 DOCUMENT_TYPES = {"lookup", "paraphrase", "multi_section", "long_form", "multi_turn", "pii"}
+# Two-turn types: a real follow-up (multi_turn) or a second question on a new topic (topic_switch).
+TWO_TURN_TYPES = {"multi_turn", "topic_switch"}
+MIN_TOPIC_SWITCH_PER_OUTCOME = 3
+README_PATH = REPO_ROOT / "eval" / "README.md"
+README_TYPE_ROW_RE = re.compile(r"^\| ([a-z_]+) \| ([a-z, ]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$")
 REQUIRED_CASE_KEYS = {"id", "type", "turns", "expected_outcome", "gold", "facts", "split"}
 OPTIONAL_CASE_KEYS = {"note", "forbidden_sources", "forbidden_facts"}
 NOT_FOUND_FACT = "could not find"
@@ -207,7 +215,7 @@ def test_ids_are_unique_and_prefixed_by_type(cases):
 
 def test_outcome_matches_the_type(cases):
     for case in cases:
-        assert case["expected_outcome"] == OUTCOME_BY_TYPE[case["type"]], case["id"]
+        assert case["expected_outcome"] in OUTCOMES_BY_TYPE[case["type"]], case["id"]
 
 
 def test_questions_are_unique(cases):
@@ -251,9 +259,13 @@ def test_every_gold_label_names_a_chunked_section(cases):
             )
 
 
+def _answered_from_documents(case: dict) -> bool:
+    return case["type"] in DOCUMENT_TYPES or (case["type"] == "topic_switch" and case["expected_outcome"] == "answered")
+
+
 def test_gold_is_present_exactly_when_the_answer_comes_from_documents(cases):
     for case in cases:
-        if case["type"] in DOCUMENT_TYPES:
+        if _answered_from_documents(case):
             assert case["gold"], f"{case['id']}: answered from documents but no gold"
         else:
             assert case["gold"] == [], f"{case['id']}: {case['type']} must have no gold"
@@ -295,8 +307,31 @@ def test_every_fact_appears_in_a_gold_section(cases):
 
 def test_multi_turn_cases_have_two_turns_and_others_one(cases):
     for case in cases:
-        expected = 2 if case["type"] == "multi_turn" else 1
+        expected = 2 if case["type"] in TWO_TURN_TYPES else 1
         assert len(case["turns"]) == expected, case["id"]
+
+
+def test_topic_switch_cases_cover_both_outcomes(cases):
+    switches = [c for c in cases if c["type"] == "topic_switch"]
+    outcomes = Counter(c["expected_outcome"] for c in switches)
+    assert all(outcomes[o] >= MIN_TOPIC_SWITCH_PER_OUTCOME for o in ("answered", "abstained")), outcomes
+
+
+def test_readme_type_table_matches_the_file(cases):
+    # eval/README.md's "Types, outcomes and counts" table: outcomes, dev, held-out, total, minimum.
+    rows = {}
+    for line in README_PATH.read_text(encoding="utf-8").splitlines():
+        if match := README_TYPE_ROW_RE.match(line):
+            case_type, outcomes, dev, heldout, total, minimum = match.groups()
+            outcome_set = {o.strip() for o in outcomes.split(",")}
+            rows[case_type] = (outcome_set, int(dev), int(heldout), int(total), int(minimum))
+    assert set(rows) == set(MIN_CASES_PER_TYPE), f"README types {sorted(rows)}"
+    for case_type, (outcomes, dev, heldout, total, minimum) in rows.items():
+        of_type = [c for c in cases if c["type"] == case_type]
+        splits = Counter(c["split"] for c in of_type)
+        actual = (OUTCOMES_BY_TYPE[case_type], splits["dev"], splits["heldout"], len(of_type),
+                  MIN_CASES_PER_TYPE[case_type])
+        assert (outcomes, dev, heldout, total, minimum) == actual, f"README row {case_type}: {actual} expected"
 
 
 def test_appointment_cases_match_the_generated_records(cases):

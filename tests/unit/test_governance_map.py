@@ -103,7 +103,8 @@ def test_routes_and_triggers_come_from_the_template(template):
     assert authorized == {("POST", "/ask"), ("GET", "/passage"), ("POST", "/upload-url")}
     assert routes[("POST", "/upload-url")]["target"] == "UploadUrlFunction"
     assert routes[("GET", "/")]["target"] == "WebsiteBucket"
-    assert {(t["function"], t["source"]) for t in triggers(template)} == {("IngestFunction", "DocumentsBucket")}
+    assert {(t["function"], t["source"]) for t in triggers(template)} == {
+        ("IngestFunction", "DocumentsBucket"), ("CalibrateFunction", "schedule")}
 
 
 def test_guard_rule_families_name_every_family():

@@ -51,7 +51,12 @@ STAFF_ONLY_MARKERS = re.compile(
 
 
 def tier_documents(tier: str) -> list[Path]:
-    return sorted(path for path in (KB_ROOT / tier).rglob("*") if path.is_file())
+    """The documents of a tier: a glossary.csv is the clinic's vocabulary, not a document (caredesk.glossary)."""
+    return sorted(path for path in (KB_ROOT / tier).rglob("*") if path.is_file() and path.name != "glossary.csv")
+
+
+def glossaries() -> list[Path]:
+    return sorted(path for tier in TIERS for path in (KB_ROOT / tier).rglob("glossary.csv"))
 
 
 def all_documents() -> list[Path]:
@@ -191,7 +196,7 @@ def test_build_rejects_a_source_outside_the_markdown_subset():
 
 
 @pytest.mark.parametrize(
-    "path", [*all_documents(), *sorted((KB_ROOT / "build").rglob("*.md")), KB_ROOT / "README.md"],
+    "path", [*all_documents(), *glossaries(), *sorted((KB_ROOT / "build").rglob("*.md")), KB_ROOT / "README.md"],
     ids=relative,
 )
 def test_no_real_looking_mobile_number_or_e_mail_address(path):
@@ -253,8 +258,24 @@ def test_branch_list_is_well_formed():
     }
 
 
+def test_the_sample_glossary_bridges_to_words_the_documents_use():
+    """A meaning no document uses bridges to nothing; the glossary is public, so it holds no staff marker."""
+    from caredesk.glossary import parse_glossary, stems
+
+    assert [relative(path) for path in glossaries()] == ["public/glossary.csv"]
+    phrases = {tuple(text[i : i + n]) for text in (stems(document_text(p)) for p in all_documents())
+               for n in range(1, 6) for i in range(len(text) - n + 1)}
+
+    def used(words: tuple[str, ...]) -> bool:
+        return words in phrases
+
+    entries = parse_glossary((KB_ROOT / "public/glossary.csv").read_bytes())
+    assert [f"line {e.line}: {e.means}" for e in entries if not used(stems(e.means))] == []
+    assert STAFF_ONLY_MARKERS.findall((KB_ROOT / "public/glossary.csv").read_text("utf-8")) == []
+
+
 def test_readme_describes_every_document():
     readme = (KB_ROOT / "README.md").read_text("utf-8")
-    missing = [relative(path) for path in all_documents() if f"`{path.name}`" not in readme]
+    missing = [relative(path) for path in [*all_documents(), *glossaries()] if f"`{path.name}`" not in readme]
     assert missing == []
     assert "## Deliberately not covered" in readme

@@ -20,6 +20,7 @@ from typing import Any
 import psycopg
 from caredesk.contracts import Turn
 from caredesk.followup import contextualise
+from caredesk.glossary import is_glossary_key
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
@@ -47,6 +48,7 @@ from caredesk_local.evaluation.metrics import (
     wilson,
 )
 from caredesk_local.evaluation.runner import CaseRun
+from caredesk_local.grounded_eval import index_glossaries
 
 LOG = logging.getLogger("caredesk.eval.ablation")
 ABLATION_K = 10  # deep enough for nDCG@10
@@ -224,7 +226,9 @@ def compare(baseline: ConfigResult, candidate: ConfigResult, split: str) -> Comp
 
 # -- chunk-size indexes ---------------------------------------------------------------------------
 def kb_documents(repo_root: Path = REPO_ROOT) -> list[Path]:
-    return sorted(p for tier in TIER_FOLDERS for p in (repo_root / "kb" / tier).rglob("*") if p.is_file())
+    """The documents under kb/<tier>/ (a glossary.csv is not one: it is stored by index_glossaries)."""
+    return sorted(p for tier in TIER_FOLDERS for p in (repo_root / "kb" / tier).rglob("*")
+                  if p.is_file() and not is_glossary_key(p.name))
 
 
 @contextmanager
@@ -268,6 +272,7 @@ def chunked_index(dsn: str, embedder: Any, words: int, *, repo_root: Path = REPO
                     ],
                     embed=embedder.embed,
                 )
+            index_glossaries(conn, repo_root)
         yield schema_dsn, chunks
     finally:
         with connect(dsn) as admin:

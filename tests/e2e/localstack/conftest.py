@@ -76,7 +76,7 @@ def deployed() -> DeployedStack:
 @pytest.fixture(scope="session")
 def ingested(deployed: DeployedStack) -> DeployedStack:
     """The sample knowledge base uploaded to the bucket and indexed by the ingest Lambda, then the floor
-    calibrated against the same Postgres (as `caredesk calibrate` does)."""
+    calibrated against the same Postgres (as `caredesk calibrate` does: the automatic probes)."""
     from caredesk_local.calibrate_cli import calibrate_dsn
     from caredesk_local.ingest_cli import plan_uploads, upload_and_wait
 
@@ -85,5 +85,5 @@ def ingested(deployed: DeployedStack) -> DeployedStack:
     results = [result for upload in uploads for result in upload_and_wait(deployed.running, [upload])]
     failed = [r for r in results if r.get("outcome") not in {"indexed", "unchanged"}]
     assert not failed, f"the ingest Lambda did not index the sample knowledge base: {failed}"
-    calibrate_dsn(deployed.info["dsn"], REPO_ROOT / ".cache" / "model", REPO_ROOT / "eval" / "calibration_probes.jsonl")
+    calibrate_dsn(deployed.info["dsn"], REPO_ROOT / ".cache" / "model")  # automatic, as the CalibrateFunction does
     return deployed

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from caredesk.errors import CareDeskError, InvalidRequestError, UnknownTierError
-from caredesk.governance import posture, retrieval_floor
+from caredesk.governance import embedding_model, glossary_posture, posture, retrieval_floor
 from caredesk.passages import fetch_passage
 from caredesk.tiers import Tier
 from caredesk.uploads import InvalidUploadError, UploadForbiddenError, UploadRequest, presigned_upload
@@ -65,10 +65,17 @@ def governance(template: Mapping[str, Any], *, conn: Any | None, model_dir: Path
     floor: dict[str, Any] = {"status": "unavailable", "error": "DatabaseUnavailableError"}
     if conn is not None:
         try:
-            floor = retrieval_floor(conn)
+            model_version = embedding_model(model_dir).get("model_version")
+            floor = retrieval_floor(conn, model_version=None if model_version == "unavailable" else model_version)
         except CareDeskError as error:
             floor = {"status": "unavailable", "error": type(error).__name__}
-    return HTTPStatus.OK, posture(template, floor=floor, model_dir=model_dir)
+    glossary: dict[str, Any] = {"status": "unavailable", "error": "DatabaseUnavailableError"}
+    if conn is not None:
+        try:
+            glossary = glossary_posture(conn)
+        except CareDeskError as error:
+            glossary = {"status": "unavailable", "error": type(error).__name__}
+    return HTTPStatus.OK, posture(template, floor=floor, model_dir=model_dir, glossary=glossary)
 
 
 def _json(raw: bytes | str | None) -> Any:

@@ -7,13 +7,14 @@ the reply nor its timing tells a caller whether a record exists.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, time
 
 import psycopg
 
 from caredesk.store.db import translate_disconnects
+from caredesk.text import content_words
 from caredesk.tiers import Tier
 
 FOLLOW_UP_WEIGHT = 0.45
@@ -59,6 +60,20 @@ def find_appointment_ids(text: str) -> list[str]:
     for match in _APPOINTMENT_ID.finditer(text or ""):
         seen.setdefault(f"APT-{match.group(1)}", None)
     return list(seen)
+
+
+# What a bare appointment question is made of besides the id: nothing for the policy documents to answer.
+_APPOINTMENT_ONLY_WORDS = frozenset(content_words("status appointment booking visit check current latest detail "
+                                                  "details show apt record"))
+
+
+def policy_question(text: str, appointment_ids: Sequence[str]) -> str:
+    """The question with its appointment ids removed, for the policy composer; "" when what is left asks
+    nothing the documents could answer ("What is the status of APT-1007?")."""
+    if not appointment_ids:
+        return text
+    rest = _APPOINTMENT_ID.sub(" ", text or "")
+    return rest if content_words(rest) - _APPOINTMENT_ONLY_WORDS else ""
 
 
 def escalation_score(follow_up_required: bool, days_since_created: int) -> float:

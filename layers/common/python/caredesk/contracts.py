@@ -143,6 +143,7 @@ class AppointmentFact(_Model):
 class GenerateResult(_Model):
     backend: str
     sentences: list[DraftSentence] = Field(default_factory=list)
+    abstention: str | None = None  # why the generator answers "I do not know" (None: it drafted an answer)
     appointment_facts: list[AppointmentFact] = Field(default_factory=list)
     appointment_ids_asked: list[str] = Field(default_factory=list)
 

@@ -54,3 +54,7 @@ class DatabaseUnavailableError(CareDeskError):
 
 class InvalidCallerTokenError(CareDeskError):
     """A presented caller token is malformed, forged, expired or names no valid caller (a 401)."""
+
+
+class GlossaryFormatError(CareDeskError):
+    """An uploaded glossary.csv has malformed rows; the message lists each by line (nothing is stored)."""

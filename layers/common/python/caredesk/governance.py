@@ -166,11 +166,17 @@ def access_map(template: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def triggers(template: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Events that invoke a function: `{function, source, events}` (S3 notifications, API events)."""
+    """Events that invoke a function: `{function, source, events}` (S3 notifications, API events,
+    schedules: source `schedule` with the expression under `schedule`)."""
     found = []
     for logical_id, spec in template.get("Resources", {}).items():
         for name, event in ((spec.get("Properties") or {}).get("Events") or {}).items():
             properties = event.get("Properties", {})
+            if event.get("Type") in ("Schedule", "ScheduleV2"):
+                found.append({"function": logical_id, "event": name, "type": event.get("Type"), "source": "schedule",
+                              "schedule": properties.get("Schedule") or properties.get("ScheduleExpression"),
+                              "events": []})
+                continue
             source = properties.get("Bucket") or properties.get("RestApiId") or properties.get("Queue") or name
             found.append({"function": logical_id, "event": name, "type": event.get("Type"),
                           "source": resource_of(source, template), "events": _as_list(properties.get("Events"))})
@@ -299,21 +305,31 @@ def embedding_model(model_dir: Path) -> dict[str, Any]:
             "runtime": "onnxruntime", "max_tokens": manifest.get("settings", {}).get("max_tokens")}
 
 
-def retrieval_floor(conn: Any) -> dict[str, Any]:
-    """The confidence floor in force, the KB version it was calibrated on, and whether that is current."""
-    from caredesk.calibration import NotCalibratedError, kb_version, load_floor
+def retrieval_floor(conn: Any, *, model_version: str | None = None) -> dict[str, Any]:
+    """The confidence floor in force, the KB version it was measured on, and whether that is current.
 
-    current = kb_version(conn)
-    try:
-        floor = load_floor(conn)
-    except NotCalibratedError:
-        return {"status": "not_calibrated", "current_kb_version": current}
+    `status` is what the Retrieve step would report for a request now (`caredesk.calibration.lookup_floor`):
+    `calibrated` (measured on the current KB), `stale` (measured on an earlier KB version: the documents
+    changed since; the next CalibrateFunction run or the first question measures a new one) or
+    `default` (the safe default: the measurement's clusters overlapped, or nothing was measured on this
+    KB yet; `reason` says which). `model_version`, when given, must match the floor's."""
+    from caredesk.calibration import SAFE_DEFAULT_FLOOR, STATUS_STALE, lookup_floor
+
+    in_force = lookup_floor(conn, model_version)
+    floor = in_force.floor
+    reason = floor.reason
+    if in_force.status == STATUS_STALE:
+        reason = f"the knowledge base changed since the floor was measured on {floor.kb_version}"
     return {
-        "status": "calibrated",
+        "status": in_force.status,
         "value": floor.value,
         "kb_version": floor.kb_version,
-        "current_kb_version": current,
-        "calibrated_on_current_kb": floor.kb_version == current,
+        "current_kb_version": in_force.current_kb_version,
+        "calibrated_on_current_kb": floor.kb_version == in_force.current_kb_version,
+        "stale": in_force.status == STATUS_STALE,
+        "reason": reason,
+        "method": floor.method,
+        "safe_default": SAFE_DEFAULT_FLOOR,
         "model_version": floor.model_version,
         "in_scope_low": floor.in_scope_low,
         "out_of_scope_high": floor.out_of_scope_high,
@@ -358,8 +374,18 @@ def _ask_schema(template: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def posture(template: Mapping[str, Any], *, floor: Mapping[str, Any], model_dir: Path) -> dict[str, Any]:
-    """The whole posture document; `floor` is `retrieval_floor(conn)` (or an error description)."""
+def glossary_posture(conn: Any) -> dict[str, Any]:
+    """The clinic glossaries in force (entries, sources, versions) and the WordNet table beside them."""
+    from caredesk.glossary import describe
+    from caredesk.lexicon import shared_wordnet
+
+    return {**describe(conn), "wordnet": shared_wordnet().describe()}
+
+
+def posture(template: Mapping[str, Any], *, floor: Mapping[str, Any], model_dir: Path,
+            glossary: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The whole posture document; `floor` is `retrieval_floor(conn)` (or an error description), `glossary`
+    is `glossary_posture(conn)` (or an error description)."""
     from caredesk.steps.generate_step import EXTRACTIVE_BACKEND
 
     return {
@@ -382,6 +408,7 @@ def posture(template: Mapping[str, Any], *, floor: Mapping[str, Any], model_dir:
             "review_semantic_support": review_support_threshold(),
         },
         "budgets": budgets(template),
+        "glossary": dict(glossary) if glossary is not None else {"status": "not_read"},
         "generation": {
             "backend": EXTRACTIVE_BACKEND,
             "temperature": 0,

@@ -10,6 +10,8 @@ chunk and check that a quote is exactly one of them (or a verbatim substring of 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from caredesk.ingest.chunking import split_sentences
 
@@ -20,18 +22,27 @@ _MARKUP = re.compile(r"\*\*|__|`")
 
 def quotable_units(body: str) -> list[str]:
     """Every unit of `body` in reading order: sentences/items of the text, rendered rows of its tables."""
-    units: list[str] = []
+    return [text for text, _row in structured_units(body)]
+
+
+def structured_units(body: str) -> list[tuple[str, TableRow | None]]:
+    """(unit text, its table row or None) for every unit of `body`, in reading order."""
+    units: list[tuple[str, TableRow | None]] = []
     text_lines: list[str] = []
     table_lines: list[str] = []
 
     def flush_text() -> None:
         if text_lines:
-            units.extend(split_sentences("\n".join(text_lines)))
+            units.extend((sentence, None) for sentence in split_sentences("\n".join(text_lines)))
             text_lines.clear()
 
     def flush_table() -> None:
         if table_lines:
-            units.extend(render_table(table_lines))
+            rows = table_rows(table_lines)
+            if rows is None:
+                units.extend((text, None) for text in render_table(table_lines))
+            else:
+                units.extend((row.render(), row) for row in rows)
             table_lines.clear()
 
     for line in body.split("\n"):
@@ -43,24 +54,47 @@ def quotable_units(body: str) -> list[str]:
             text_lines.append(line)
     flush_text()
     flush_table()
-    return [unit for unit in units if unit]
+    return [(text, row) for text, row in units if text]
 
 
-def render_table(lines: list[str]) -> list[str]:
-    """One unit per body row: `label — header: cell; header: cell.`; rows of a headerless table stay bare."""
+@dataclass(frozen=True)
+class TableRow:
+    """One body row of a table with a header: its first cell is the label, the rest (header, value) pairs."""
+
+    label: str
+    pairs: tuple[tuple[str, str], ...]
+
+    def render(self, headers: Sequence[str] | None = None) -> str:
+        """`label — header: cell; header: cell.`, with only `headers` when given (in the row's order)."""
+        pairs = [(name, value) for name, value in self.pairs if headers is None or name in headers]
+        text = "; ".join(f"{name}: {value}" for name, value in pairs)
+        return f"{self.label}{ROW_LABEL_SEPARATOR}{text}." if text else self.label
+
+
+def table_rows(lines: list[str]) -> list[TableRow] | None:
+    """The rows of a table with a header row (None for a headerless table). Headers read as words:
+    a CSV column `outpatient_hours_sunday` is shown as "outpatient hours sunday"."""
     has_header = len(lines) >= 2 and bool(_SEPARATOR_ROW.match(lines[1]))
     if not has_header:
-        return [" | ".join(_cells(line)) for line in lines if not _SEPARATOR_ROW.match(line)]
-    header = _cells(lines[0])
-    rendered = []
+        return None
+    header = [cell.replace("_", " ") for cell in _cells(lines[0])]
+    rows = []
     for line in lines[2:]:
         cells = _cells(line)
         if not cells or not any(cells):
             continue
         label, rest = cells[0], cells[1:]
-        pairs = [f"{name}: {value}" for name, value in zip(header[1:], rest, strict=False) if value]
-        rendered.append(f"{label}{ROW_LABEL_SEPARATOR}{'; '.join(pairs)}." if pairs else label)
-    return rendered
+        rows.append(TableRow(label, tuple((name, value) for name, value in zip(header[1:], rest, strict=False)
+                                          if value)))
+    return rows
+
+
+def render_table(lines: list[str]) -> list[str]:
+    """One unit per body row: `label — header: cell; header: cell.`; rows of a headerless table stay bare."""
+    rows = table_rows(lines)
+    if rows is None:
+        return [" | ".join(_cells(line)) for line in lines if not _SEPARATOR_ROW.match(line)]
+    return [row.render() for row in rows]
 
 
 def _cells(line: str) -> list[str]:

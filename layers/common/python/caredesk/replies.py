@@ -17,6 +17,15 @@ I_DO_NOT_KNOW = (
     "I do not know. The clinic's documents I can see do not answer that question. "
     "Please contact the front desk, who can help."
 )
+NEAREST_TOPIC = "The nearest topic they do cover is \"{topic}\"."
+
+
+def i_do_not_know(nearest_topic: str | None = None) -> str:
+    """"I do not know", with one line naming the nearest covered topic when there is one (a heading the
+    caller may read, never a quote from it)."""
+    return f"{I_DO_NOT_KNOW} {NEAREST_TOPIC.format(topic=nearest_topic)}" if nearest_topic else I_DO_NOT_KNOW
+
+
 ERROR_ANSWER = (
     "Sorry, something went wrong and your question could not be answered. "
     "Please try again, or contact the front desk."

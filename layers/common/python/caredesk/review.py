@@ -22,7 +22,8 @@ from caredesk.calibration import threshold_in_gap
 from caredesk.contracts import DraftSentence, Passage, Removal
 from caredesk.errors import CareDeskError
 from caredesk.guard.output_screen import screen_sentence
-from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units
+from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units, structured_units
+from caredesk.relevance import Related, relevance_cosine_threshold, relevance_failures
 from caredesk.text import content_words, numbers_in
 
 LEXICAL_SUPPORT = 0.8
@@ -51,22 +52,33 @@ def review_draft(
     passages: Sequence[Passage],
     embed: Embed,
     *,
+    question: str | None = None,
     semantic_threshold: float | None = None,
+    relevance_threshold: float | None = None,
+    related: Related | None = None,
 ) -> ReviewOutcome:
-    """Keep the sentences that pass every check; remove the others with the first failing reason."""
+    """Keep the sentences that pass every check; remove the others with the first failing reason.
+
+    With `question`, a sentence that passes the support checks must also address it (caredesk.relevance)."""
     threshold = semantic_support_threshold() if semantic_threshold is None else semantic_threshold
     embed = _memoised(embed)  # sentences citing the same chunk embed its units once
     retrieved = {p.chunk_id: p for p in passages}
-    kept: list[DraftSentence] = []
+    supported: list[DraftSentence] = []
     removed: list[Removal] = []
     safety_failure = False
     for sentence in sentences:
         reason = _first_failure(sentence, retrieved, embed, threshold)
         if reason is None:
-            kept.append(sentence)
+            supported.append(sentence)
             continue
         removed.append(Removal(sentence=sentence.text, reason=reason))
         safety_failure = safety_failure or reason.split(":", 1)[-1] in SAFETY_REASONS
+    kept = supported
+    if question is not None and not safety_failure:
+        cut = relevance_threshold if relevance_threshold is not None else relevance_cosine_threshold()
+        failures = relevance_failures(question, supported, passages, embed, cut, related)
+        kept = [s for i, s in enumerate(supported) if i not in failures]
+        removed += [Removal(sentence=supported[i].text, reason=reason) for i, reason in sorted(failures.items())]
     return ReviewOutcome(kept=kept, removed=removed, safety_failure=safety_failure)
 
 
@@ -108,8 +120,11 @@ def _first_failure(
         return f"screen:{findings[0].reason}"
     if not numbers_in(sentence.text) <= numbers_in(cited_text):
         return "number_not_in_source"
-    if _altered_table_row(sentence.text, bodies):
+    row = _table_row_check(sentence.text, bodies)
+    if row is False:
         return "table_row_altered"
+    if row is True:
+        return None  # the label and every cell checked exactly against a row of the cited table
     words = content_words(sentence.text)
     if words and len(words & content_words(cited_text)) / len(words) < LEXICAL_SUPPORT:
         return "not_supported_lexically"
@@ -118,17 +133,26 @@ def _first_failure(
     return None
 
 
-def _altered_table_row(sentence: str, bodies: Sequence[str]) -> bool:
-    """A sentence in the rendered-row form naming a row of a cited table must be that row exactly:
-    a swapped cell ("Cardiology — Head of Department: INR 1,600") has the same words, numbers and
-    meaning vector as the real row, so only an exact comparison catches it."""
+def _table_row_check(sentence: str, bodies: Sequence[str]) -> bool | None:
+    """None: not a rendered row of a cited table. True: the label is a row's label and every
+    `header: cell` pair is that row's (the composer may show only the columns asked about). False: a
+    row of that label exists but a pair differs. A swapped cell ("Cardiology — Head of Department:
+    INR 1,600") has the same words, numbers and meaning vector as the real row, so only an exact
+    comparison catches it."""
     text = plain(sentence)
     if ROW_LABEL_SEPARATOR not in text:
-        return False
-    label = text.split(ROW_LABEL_SEPARATOR, 1)[0]
-    rows = [plain(unit) for body in bodies for unit in quotable_units(body) if ROW_LABEL_SEPARATOR in unit]
-    same_label = [row for row in rows if row.split(ROW_LABEL_SEPARATOR, 1)[0] == label]
-    return bool(same_label) and text not in same_label
+        return None
+    label, _, cells = text.partition(ROW_LABEL_SEPARATOR)
+    # Rows are rendered in the table's column order, so a subset renders back exactly or not at all.
+    rows = [row for body in bodies for _unit, row in structured_units(body) if row is not None]
+    same_label = [row for row in rows if plain(row.label) == label]
+    if not same_label:
+        return None
+    for row in same_label:
+        shown = [name for name, value in row.pairs if plain(f"{name}: {value}") in cells]
+        if plain(row.render(shown)) == text:
+            return True
+    return False
 
 
 # -- calibration ---------------------------------------------------------------------------------

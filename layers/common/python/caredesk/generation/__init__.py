@@ -15,9 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from caredesk.compose import compose
+from caredesk.answers.compose import compose_answer
+from caredesk.answers.inputs import AnswerInputs, answer_inputs
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.generation.base import GenerationError, Generator, GeneratorConfigError
+from caredesk.generation.base import Draft, GenerationError, Generator, GeneratorConfigError
+from caredesk.lexicon import Lexicon
+from caredesk.tiers import Tier
 
 EXTRACTIVE = "extractive"
 BEDROCK = "bedrock"
@@ -26,6 +29,7 @@ BACKENDS = (EXTRACTIVE, BEDROCK, OPENAI)
 
 __all__ = [
     "BACKENDS",
+    "Draft",
     "ExtractiveGenerator",
     "GenerationError",
     "Generator",
@@ -35,13 +39,39 @@ __all__ = [
 
 
 class ExtractiveGenerator(Generator):
+    """The default: units of the retrieved chunks chosen by the fitted models (caredesk.answers)."""
+
     name = EXTRACTIVE
 
     def __init__(self, embed: Callable[[Sequence[str]], np.ndarray]) -> None:
         self._embed = embed
 
+    def compose(self, question: str, passages: Sequence[Passage], *, conn, tier: Tier) -> Draft:
+        if not passages:
+            return Draft([], abstention="abstain:nothing_retrieved")
+        inputs = self.inputs(question, passages, conn=conn, tier=tier)
+        composition = compose_answer(inputs.question_vector, inputs.terms, passages, inputs.unit_vectors)
+        decision = composition.decision
+        return Draft(composition.sentences, abstention=None if decision.answer else decision.reason,
+                     signals={**decision.signals, "decision_score": decision.score,
+                              "decision_threshold": decision.threshold},
+                     units_embedded=inputs.units_embedded)
+
+    def inputs(self, question: str, passages: Sequence[Passage], *, conn, tier: Tier) -> AnswerInputs:
+        """What the models read for this question (also what tools/fit_answer_model.py fits on).
+
+        The caller's glossary bridges a lay word to the documents' ("heart specialist" also means
+        "cardiology"): in the question vector and in term coverage. WordNet is left out here: measured
+        on dev, its everyday senses ("park" -> "green", "common") made uncovered questions look covered
+        (uncovered abstentions 13 -> 16 of 45 without it). Answering a long message from its question
+        sentence alone was measured too and lost (docs/grounded-answers.md)."""
+        lexicon = Lexicon.for_tier(conn, tier)
+        return answer_inputs(conn, self._embed, question, passages, tier.visible(),
+                             lexicon.stem_relation(question, wordnet=False),
+                             embed_text=lexicon.glossary.expanded_text(question))
+
     def draft(self, question: str, passages: Sequence[Passage]) -> list[DraftSentence]:
-        return compose(question, passages, self._embed) if passages else []
+        raise GeneratorConfigError("the extractive generator reads unit vectors from the store: call compose()")
 
 
 _MODEL_BACKENDS: dict[tuple, Generator] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.errors import CareDeskError
@@ -34,12 +34,27 @@ class GeneratorConfigError(CareDeskError):
     """CAREDESK_GENERATOR or a backend's settings are missing or invalid."""
 
 
+@dataclass(frozen=True)
+class Draft:
+    """A generator's draft, and why it is empty when it is (the reason and signals go to the audit)."""
+
+    sentences: list[DraftSentence]
+    abstention: str | None = None  # e.g. "abstain:unseen_share"; None when the draft answers
+    signals: dict[str, float] = field(default_factory=dict)
+    units_embedded: int = 0  # answer units embedded at query time (their stored vectors were missing)
+
+
 class Generator(ABC):
     name: str
 
     @abstractmethod
     def draft(self, question: str, passages: Sequence[Passage]) -> list[DraftSentence]:
         """Cited draft sentences answering `question` from `passages` only; [] means "I do not know"."""
+
+    def compose(self, question: str, passages: Sequence[Passage], *, conn, tier: Tier) -> Draft:
+        """The Generate step's entry: a model backend's draft needs neither the store nor the tier."""
+        sentences = self.draft(question, passages)
+        return Draft(sentences, abstention=None if sentences else "abstain:model_declined")
 
 
 SYSTEM_PROMPT = (

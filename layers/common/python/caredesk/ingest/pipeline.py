@@ -15,8 +15,18 @@ from typing import Any
 
 import numpy as np
 
+from caredesk.answers.units import UNITS_VERSION
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
-from caredesk.errors import CareDeskError, DocumentTooLargeError
+from caredesk.errors import CareDeskError, DocumentTooLargeError, GlossaryFormatError
+from caredesk.glossary import (
+    MAX_GLOSSARY_BYTES,
+    delete_glossary,
+    glossary_digest,
+    index_glossary,
+    is_glossary_key,
+    parse_glossary,
+    record_glossary_failure,
+)
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.s3_events import S3Record
@@ -40,13 +50,17 @@ class ObjectOutcome:
     kept: int = 0
     removed: int = 0
     embedded: int = 0
+    units_embedded: int = 0  # answer units embedded (stored so Generate embeds only the question)
     error: str | None = None
+    kind: str = "document"  # document | glossary (kb/<tier>/.../glossary.csv: caredesk.glossary)
+    entries: int = 0  # a glossary's entries in force after this event
 
 
 def document_digest(data: bytes, target_words: int) -> str:
-    """Identifies what was indexed: the bytes and the chunking settings, so a re-upload of the same
-    file is free, while a change of chunk size re-chunks it."""
-    return hashlib.sha256(data + f"\0chunking:target_words={target_words}".encode()).hexdigest()
+    """Identifies what was indexed: the bytes, the chunking settings and the answer-unit rule, so a
+    re-upload of the same file is free, while a change of chunk size or unit rule re-indexes it."""
+    settings = f"\0chunking:target_words={target_words}\0units:{UNITS_VERSION}"
+    return hashlib.sha256(data + settings.encode()).hexdigest()
 
 
 def ingest_trace_id(key: str, sequencer: str) -> str:
@@ -89,7 +103,8 @@ class IngestPipeline:
             outcome = self._apply(record, key)
         except CareDeskError as exc:
             outcome = ObjectOutcome(key=key, outcome="failed", version_id=record.s3.object.version_id,
-                                    error=f"{type(exc).__name__}: {exc}")
+                                    error=f"{type(exc).__name__}: {exc}",
+                                    kind="glossary" if is_glossary_key(key) else "document")
             self._remember_failure(key, outcome.error)
         self._audit.record(
             AuditEvent(
@@ -104,10 +119,7 @@ class IngestPipeline:
                     "event": record.event_name,
                     "version_id": outcome.version_id,
                     "sequencer": record.s3.object.sequencer,
-                    "chunks_added": outcome.added,
-                    "chunks_kept": outcome.kept,
-                    "chunks_removed": outcome.removed,
-                    "embedded": outcome.embedded,
+                    **_counts(outcome),
                 },
             )
         )
@@ -116,6 +128,8 @@ class IngestPipeline:
     def _apply(self, record: S3Record, key: str) -> ObjectOutcome:
         tier = tier_from_key(key)
         sequencer = record.s3.object.sequencer
+        if is_glossary_key(key):
+            return self._apply_glossary(record, key, tier.label, sequencer)
         if record.removed:
             return _outcome(key, tier.label, record.s3.object.version_id,
                             delete_document(self._conn, source=key, sequencer=sequencer))
@@ -142,6 +156,24 @@ class IngestPipeline:
         )
         return _outcome(key, tier.label, version_id, result)
 
+    def _apply_glossary(self, record: S3Record, key: str, tier: str, sequencer: str) -> ObjectOutcome:
+        """A glossary.csv: parsed whole and stored in one transaction; never chunked, embedded or searchable.
+        A malformed file raises GlossaryFormatError before anything is written: the previous one stays."""
+        if record.removed:
+            result = delete_glossary(self._conn, source=key, sequencer=sequencer)
+            return ObjectOutcome(key=key, outcome=result.outcome, tier=tier, version_id=record.s3.object.version_id,
+                                 removed=result.removed, kind="glossary")
+        size = record.s3.object.size
+        if size is not None and size > MAX_GLOSSARY_BYTES:
+            raise GlossaryFormatError(f"{size} bytes exceeds the {MAX_GLOSSARY_BYTES}-byte glossary limit")
+        data, version_id = self._download(record, key)
+        entries = parse_glossary(data, name=key.rsplit("/", 1)[-1])
+        result = index_glossary(self._conn, source=key, tier=tier, version_id=version_id, sequencer=sequencer,
+                                content_sha256=glossary_digest(data), entries=entries)
+        return ObjectOutcome(key=key, outcome=result.outcome, tier=tier, version_id=version_id, added=result.added,
+                             kept=result.entries - result.added if result.outcome == "indexed" else result.entries,
+                             removed=result.removed, kind="glossary", entries=result.entries)
+
     def _download(self, record: S3Record, key: str) -> tuple[bytes, str | None]:
         request = {"Bucket": record.s3.bucket.name, "Key": key}
         if record.s3.object.version_id:
@@ -152,10 +184,22 @@ class IngestPipeline:
 
     def _remember_failure(self, key: str, reason: str) -> None:
         try:
-            record_failure(self._conn, source=key, reason=reason)
+            if is_glossary_key(key):
+                record_glossary_failure(self._conn, source=key, reason=reason)
+            else:
+                record_failure(self._conn, source=key, reason=reason)
         except CareDeskError:
             # The audit item still records the failure; the document row is best-effort context.
             pass
+
+
+def _counts(outcome: ObjectOutcome) -> dict[str, object]:
+    """The audit item's counts: chunks for a document, entries for a glossary."""
+    if outcome.kind == "glossary":
+        return {"kind": "glossary", "glossary_entries": outcome.entries, "entries_added": outcome.added,
+                "entries_kept": outcome.kept, "entries_removed": outcome.removed, "embedded": 0}
+    return {"chunks_added": outcome.added, "chunks_kept": outcome.kept, "chunks_removed": outcome.removed,
+            "embedded": outcome.embedded, "units_embedded": outcome.units_embedded}
 
 
 def _outcome(key: str, tier: str, version_id: str | None, result: IndexResult) -> ObjectOutcome:
@@ -168,4 +212,5 @@ def _outcome(key: str, tier: str, version_id: str | None, result: IndexResult) -
         kept=result.kept,
         removed=result.removed,
         embedded=result.embedded,
+        units_embedded=result.units_embedded,
     )

@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from caredesk.appointments import AppointmentView, lookup_appointment
+from caredesk.appointments import AppointmentView, lookup_appointment, policy_question
 from caredesk.appointments import Caller as AppointmentCaller
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.contracts import AppointmentFact, GenerateResult, StepEvent
-from caredesk.generation import EXTRACTIVE, Generator, generator_from_env
+from caredesk.generation import EXTRACTIVE, Draft, Generator, generator_from_env
 from caredesk.generation.base import visible_passages
 from caredesk.tiers import Tier
 
@@ -56,7 +56,10 @@ def run_generate(
         sentence = describe_appointment(view) if view is not None else NOT_FOUND.format(id=appointment_id)
         facts.append(AppointmentFact(appointment_id=appointment_id, sentence=sentence, found=view is not None))
     passages = visible_passages(retrieved.passages, tier)
-    sentences = generator.draft(retrieved.query_used, passages) if passages else []
+    question = policy_question(retrieved.query_used, guard.appointment_ids)
+    draft = (generator.compose(question, passages, conn=conn, tier=tier) if question
+             else Draft([], abstention="abstain:appointment_only"))
+    sentences = draft.sentences
     audit.record(
         AuditEvent(
             trace_id=state.trace_id,
@@ -67,13 +70,15 @@ def run_generate(
             tier=state.caller.tier,
             masked_query=guard.masked_query,
             citations=[{"chunk_id": cid} for s in sentences for cid in s.chunk_ids],
-            scores={"sentences": float(len(sentences)), "appointment_facts": float(len(facts))},
-            details={"backend": generator.name},
+            scores={"sentences": float(len(sentences)), "appointment_facts": float(len(facts)),
+                    "units_embedded": float(draft.units_embedded), **draft.signals},
+            details={"backend": generator.name, "decision": draft.abstention or "answer"},
         )
     )
     return GenerateResult(
         backend=generator.name,
         sentences=sentences,
+        abstention=draft.abstention,
         appointment_facts=facts,
         appointment_ids_asked=list(guard.appointment_ids),
     )

@@ -11,7 +11,7 @@ import numpy as np
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.contracts import GuardResult, HandoverMessage, Outcome, StepEvent
-from caredesk.followup import contextualise, resolve_appointment_ids
+from caredesk.followup import FollowUpDecision, contextualise, decide, resolve_appointment_ids
 from caredesk.guard.gate import GuardAction, GuardDecision, evaluate
 from caredesk.replies import make_reply
 from caredesk.sessions import SessionMemory
@@ -38,7 +38,7 @@ def run_guard(
     state = event.state
     tier = Tier.parse(state.caller.tier)
     decision: GuardDecision = evaluate(state.request.question, embed=embed)
-    result = _result(event, decision, memory)
+    result, follow_up = _result(event, decision, memory, embed)
     audit.record(
         AuditEvent(
             trace_id=state.trace_id,
@@ -52,14 +52,22 @@ def run_guard(
             details={
                 "rule": decision.rule,
                 "gate": decision.gate,
-                "follow_up": result.search_query != decision.masked_query,
+                # Whether the message depends on the conversation, and why (caredesk.followup);
+                # a follow-up with no answered turn before it is searched as it is.
+                "follow_up": follow_up.follow_up,
+                "follow_up_reason": follow_up.reason,
             },
         )
     )
     return result
 
 
-def _result(event: StepEvent, decision: GuardDecision, memory: SessionMemory) -> GuardResult:
+def _result(
+    event: StepEvent,
+    decision: GuardDecision,
+    memory: SessionMemory,
+    embed: Callable[[Sequence[str]], np.ndarray] | None,
+) -> tuple[GuardResult, FollowUpDecision]:
     state = event.state
     common = {
         "action": decision.action.value,
@@ -70,12 +78,13 @@ def _result(event: StepEvent, decision: GuardDecision, memory: SessionMemory) ->
     }
     if decision.action is GuardAction.ALLOW:
         history = memory.history(state.session_id)
+        follow_up = decide(decision.masked_query, history, embed=embed)
         return GuardResult(
             **common,
-            search_query=contextualise(decision.masked_query, history),
+            search_query=contextualise(decision.masked_query, history, follow_up),
             history=history,
-            appointment_ids=resolve_appointment_ids(decision.masked_query, history),
-        )
+            appointment_ids=resolve_appointment_ids(decision.masked_query, history, follow_up),
+        ), follow_up
     outcome = OUTCOME_BY_ACTION[decision.action]
     reply = make_reply(
         trace_id=state.trace_id,
@@ -94,4 +103,5 @@ def _result(event: StepEvent, decision: GuardDecision, memory: SessionMemory) ->
             tier=state.caller.tier,
         )
     # A stopped turn is not searched and not remembered.
-    return GuardResult(**common, search_query="", reply=reply, handover=handover)
+    not_searched = FollowUpDecision(False, "not searched: the guard stopped the message")
+    return GuardResult(**common, search_query="", reply=reply, handover=handover), not_searched

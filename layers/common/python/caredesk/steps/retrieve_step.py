@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
-from caredesk.calibration import Floor
+from caredesk.calibration import FloorInForce
 from caredesk.contracts import Outcome, Passage, RetrieveResult, StepEvent
 from caredesk.embedding import Embedder
+from caredesk.glossary import Glossary, load_glossary_or_empty
 from caredesk.query_shaping import question_focus
 from caredesk.replies import I_DO_NOT_KNOW, make_reply
 from caredesk.store.search import SearchHit, SearchMode, search
@@ -21,13 +22,16 @@ class RetrieveConfig:
 
 
 def run_retrieve(
-    event: StepEvent, *, conn, embedder: Embedder, floor: Floor, audit: AuditTrail, config: RetrieveConfig
+    event: StepEvent, *, conn, embedder: Embedder, floor: FloorInForce, audit: AuditTrail, config: RetrieveConfig
 ) -> RetrieveResult:
+    """`floor` is `caredesk.calibration.floor_in_force(...)`: its status and the KB version it was measured
+    on go into the audit item (a stale or default floor is visible per request)."""
     clock = Stopwatch()
     state = event.state
     guard = state.guard.result
     tier = Tier.parse(state.caller.tier)
-    query_used, hits = shaped_search(conn, embedder, guard.search_query, tier, config)
+    glossary = load_glossary_or_empty(conn, tier.visible())
+    query_used, hits = shaped_search(conn, embedder, guard.search_query, tier, config, glossary=glossary)
     top = max((h.similarity for h in hits), default=0.0)
     # An appointment question is answered from the appointments table even when no policy matches.
     confident = top >= floor.value or bool(guard.appointment_ids)
@@ -57,8 +61,11 @@ def run_retrieve(
             citations=[{"source": p.source, "chunk_id": p.chunk_id, "heading": p.heading, "score": p.score}
                        for p in passages],
             scores={"top_similarity": top, "floor": floor.value},
-            details={"kb_version": floor.kb_version, "mode": config.mode.value,
-                     "shaped": query_used != guard.search_query},
+            details={"kb_version": floor.kb_version, "floor_status": floor.status,
+                     "current_kb_version": floor.current_kb_version, "mode": config.mode.value,
+                     "shaped": query_used != guard.search_query,
+                     # clinic vocabulary the full-text leg also searched (from the glossary, not the caller)
+                     "glossary_terms": glossary.expand(query_used)},
         )
     )
     return RetrieveResult(
@@ -72,10 +79,16 @@ def run_retrieve(
 
 
 def shaped_search(
-    conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig
+    conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig, *, glossary: Glossary | None = None
 ) -> tuple[str, list[SearchHit]]:
     """(the text searched with, its hits): the question sentence of a long message, or the whole
-    message when that scores better (an anaphoric question alone scores low)."""
+    message when that scores better (an anaphoric question alone scores low).
+
+    The full-text leg searches the text plus what the clinic glossary says its lay terms mean
+    ("heart specialist" -> "cardiology"); the dense leg embeds the text alone. `glossary` None: the
+    entries the tier may see are loaded (one query)."""
+    if glossary is None:
+        glossary = load_glossary_or_empty(conn, tier.visible())
     candidates = [text]
     focus = question_focus(text)
     if focus:
@@ -83,8 +96,8 @@ def shaped_search(
     best: tuple[str, list[SearchHit]] | None = None
     vectors = embedder.embed(candidates)
     for candidate, vector in zip(candidates, vectors, strict=True):
-        hits = search(conn, query_text=candidate, query_vector=vector, tiers=tier.visible(), k=config.k,
-                      mode=config.mode)
+        hits = search(conn, query_text=glossary.expanded_text(candidate), query_vector=vector,
+                      tiers=tier.visible(), k=config.k, mode=config.mode)
         top = max((h.similarity for h in hits), default=0.0)
         if best is None or top > max((h.similarity for h in best[1]), default=0.0):
             best = (candidate, hits)

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from caredesk.appointments import policy_question
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.contracts import (
     Citation,
@@ -19,7 +20,9 @@ from caredesk.contracts import (
     Turn,
     Verdict,
 )
-from caredesk.replies import I_DO_NOT_KNOW, make_reply
+from caredesk.lexicon import Lexicon
+from caredesk.quotes import plain
+from caredesk.replies import i_do_not_know, make_reply
 from caredesk.review import review_draft
 from caredesk.sessions import SessionMemory
 
@@ -41,7 +44,10 @@ def run_review(
     guard = state.guard.result
     passages = state.retrieve.result.passages
     draft = state.generate.result
-    checked = review_draft(draft.sentences, passages, embed)
+    question = policy_question(state.retrieve.result.query_used, guard.appointment_ids)
+    # WordNet only: the reviewer reads no store, so its synonyms are not the composer's glossary.
+    related = Lexicon().stem_relation(question) if question else None
+    checked = review_draft(draft.sentences, passages, embed, question=question, related=related)
     asked = set(guard.appointment_ids)
     facts = [f for f in draft.appointment_facts if f.appointment_id in asked]
 
@@ -53,7 +59,7 @@ def run_review(
         answer, citations = render_answer([f.sentence for f in facts], checked.kept, passages)
         verdict = Verdict.REVISED if checked.removed else Verdict.APPROVED
     else:
-        outcome, answer, citations = Outcome.ABSTAINED, I_DO_NOT_KNOW, []
+        outcome, answer, citations = Outcome.ABSTAINED, i_do_not_know(nearest_topic(passages)), []
         verdict = Verdict.REJECTED
 
     summary = ReviewSummary(verdict=verdict, removed=checked.removed)
@@ -95,11 +101,18 @@ def run_review(
             masked_query=guard.masked_query,
             citations=[c.model_dump() for c in citations],
             scores={"kept": float(len(checked.kept)), "removed": float(len(checked.removed))},
-            flags=[f"removed:{r.reason}" for r in checked.removed],
+            flags=[f"removed:{r.reason}" for r in checked.removed]
+            + ([f"generator:{draft.abstention}"] if draft.abstention else []),
             details={"verdict": verdict.value, "latency_ms": reply.latency_ms},
         )
     )
     return ReviewResult(verdict=verdict, removed=checked.removed, reply=reply, handover=handover)
+
+
+def nearest_topic(passages: Sequence[Passage]) -> str | None:
+    """The section heading of the best retrieved chunk (the caller's tiers only): what the documents do
+    cover nearest to the question."""
+    return passages[0].heading if passages else None
 
 
 def render_answer(
@@ -127,5 +140,5 @@ def render_answer(
         if source != current_source:
             paragraphs.append([])
             current_source = source
-        paragraphs[-1].append(f"{sentence.text} {''.join(marks)}")
+        paragraphs[-1].append(f"{plain(sentence.text)} {''.join(marks)}")  # no Markdown markup on the page
     return "\n\n".join(" ".join(p) for p in paragraphs if p), citations

@@ -23,7 +23,12 @@ class DatabaseConfigurationError(CareDeskError):
     """Neither a DSN nor a usable secret tells us where Postgres is (a deployment mistake, not transient)."""
 
 
-_cached_connection: psycopg.Connection | None = None
+# One cached connection per thread name. In Lambda the handler always runs on the same thread, so this
+# is one connection per container. The local runtime runs every function in one process, each on
+# threads named after the function (caredesk_local.lambda_runtime): keyed by name, functions running at
+# the same time (Retrieve for one request, Generate for another) never share a connection and its
+# transactions, as they never do in AWS; invocations of one function are serialised, like one container.
+_cached_connections: dict[str, psycopg.Connection] = {}
 _secrets_client: Any = None
 _lock = threading.Lock()
 
@@ -59,23 +64,23 @@ def translate_disconnects(function: Callable[P, R]) -> Callable[P, R]:
 
 def connection_from_env() -> psycopg.Connection:
     """The container's connection, created on first use; a broken one is replaced once."""
-    global _cached_connection
+    key = threading.current_thread().name
     with _lock:
-        if _cached_connection is not None and _is_usable(_cached_connection):
-            return _cached_connection
-        if _cached_connection is not None:
-            _cached_connection.close()
-        _cached_connection = connect(_dsn_from_env())
-        return _cached_connection
+        cached = _cached_connections.get(key)
+        if cached is not None and _is_usable(cached):
+            return cached
+        if cached is not None:
+            cached.close()
+        _cached_connections[key] = connect(_dsn_from_env())
+        return _cached_connections[key]
 
 
 def reset_cached_connection() -> None:
-    """Close and forget the cached connection (tests; or after a fatal error)."""
-    global _cached_connection
+    """Close and forget the cached connection(s) (tests; or after a fatal error)."""
     with _lock:
-        if _cached_connection is not None:
-            _cached_connection.close()
-        _cached_connection = None
+        for cached in _cached_connections.values():
+            cached.close()
+        _cached_connections.clear()
 
 
 def _is_usable(conn: psycopg.Connection) -> bool:

@@ -17,6 +17,7 @@ from datetime import datetime
 import numpy
 import psycopg
 
+from caredesk.answers.units import answer_units
 from caredesk.errors import CareDeskError, EmbeddingError, InvalidRequestError
 from caredesk.store.db import translate_disconnects
 from caredesk.tiers import Tier, tier_from_key
@@ -53,7 +54,8 @@ class IndexResult:
     added: int = 0  # new chunks whose hash was not stored (embedded)
     kept: int = 0  # new chunks whose hash was stored (vector reused)
     removed: int = 0  # stored chunks whose hash is gone
-    embedded: int = 0  # texts sent to the embedder
+    embedded: int = 0  # chunk texts sent to the embedder
+    units_embedded: int = 0  # answer-unit contexts sent to the embedder (caredesk.answers.units)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,7 @@ def index_document(
         stored = _stored_document(conn, source, lock=False)
         unchanged = _is_unchanged(stored, tier, content_sha256)
         reusable = {} if unchanged else _stored_vectors(conn, source, {chunk.content_hash for chunk in chunks})
+        reusable_units = {} if unchanged else _stored_unit_vectors(conn, source)
     if stored is not None and compare_sequencers(stored.sequencer, sequencer) >= 0:
         return IndexResult(source=source, outcome="stale")
     if unchanged:
@@ -132,7 +135,9 @@ def index_document(
 
     # Embedding happens outside any transaction: slow, and a failure here must leave the
     # previous version untouched and searchable.
-    vectors, embedded = _vectors_for(chunks, reusable, embed)
+    units = [unit for chunk in chunks for unit in answer_units(chunk.chunk_id, chunk.heading, chunk.body)]
+    vectors, embedded = _vectors_for({c.content_hash: c.text for c in chunks}, reusable, embed)
+    unit_vectors, units_embedded = _vectors_for({u.context_hash: u.context for u in units}, reusable_units, embed)
 
     with conn.transaction():
         _lock_source(conn, source)
@@ -176,6 +181,10 @@ def index_document(
                     for c in chunks
                 ],
             )
+            cursor.executemany(
+                "INSERT INTO chunk_units (chunk_id, position, context_hash, embedding) VALUES (%s, %s, %s, %s::vector)",
+                [(u.chunk_id, u.position, u.context_hash, unit_vectors[u.context_hash]) for u in units],
+            )
 
     old = set(old_hashes)
     new = {chunk.content_hash for chunk in chunks}
@@ -186,6 +195,7 @@ def index_document(
         kept=sum(1 for chunk in chunks if chunk.content_hash in old),
         removed=sum(1 for content_hash in old_hashes if content_hash not in new),
         embedded=embedded,
+        units_embedded=units_embedded,
     )
 
 
@@ -325,24 +335,32 @@ def _stored_vectors(conn: psycopg.Connection, source: str, wanted: set[str]) -> 
     return dict(rows)
 
 
-def _vectors_for(chunks: Sequence[ChunkInput], reusable: dict[str, str], embed: Embed) -> tuple[dict[str, str], int]:
-    """Every chunk's vector (text form): reused when its hash is stored, else embedded once per hash."""
-    vectors = dict(reusable)
-    pending: dict[str, str] = {}
-    for chunk in chunks:
-        if chunk.content_hash not in vectors:
-            pending.setdefault(chunk.content_hash, chunk.text)
+def _stored_unit_vectors(conn: psycopg.Connection, source: str) -> dict[str, str]:
+    """context_hash -> the stored vector (text form) of every answer unit this source has."""
+    rows = conn.execute(
+        """
+        SELECT DISTINCT ON (u.context_hash) u.context_hash, u.embedding::text
+        FROM chunk_units AS u JOIN chunks AS c USING (chunk_id) WHERE c.source = %s
+        """,
+        (source,),
+    ).fetchall()
+    return dict(rows)
+
+
+def _vectors_for(texts: dict[str, str], reusable: dict[str, str], embed: Embed) -> tuple[dict[str, str], int]:
+    """Every hash's vector (text form): reused when stored, else its text embedded once."""
+    vectors = {key: reusable[key] for key in texts if key in reusable}
+    pending = {key: text for key, text in texts.items() if key not in vectors}
     if pending:
-        texts = list(pending.values())
-        matrix = numpy.asarray(embed(texts), dtype=numpy.float32)
-        if matrix.ndim != 2 or matrix.shape[0] != len(texts):
+        matrix = numpy.asarray(embed(list(pending.values())), dtype=numpy.float32)
+        if matrix.ndim != 2 or matrix.shape[0] != len(pending):
             raise EmbeddingShapeError(
-                f"the embedder returned shape {matrix.shape} for {len(texts)} texts; refusing to index"
+                f"the embedder returned shape {matrix.shape} for {len(pending)} texts; refusing to index"
             )
         if not numpy.isfinite(matrix).all():
             raise EmbeddingShapeError("the embedder returned non-finite values; refusing to index")
-        for content_hash, vector in zip(pending, matrix, strict=True):
-            vectors[content_hash] = vector_literal(vector)
+        for key, vector in zip(pending, matrix, strict=True):
+            vectors[key] = vector_literal(vector)
     return vectors, len(pending)
 
 

@@ -7,6 +7,7 @@ pass the filter, so a selective filter cannot silently shorten the list (DESIGN.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +42,22 @@ class SearchMode(StrEnum):
     HYBRID = "hybrid"
     DENSE = "dense"
     FULLTEXT = "fulltext"
+
+
+class FulltextTerms(StrEnum):
+    """Which of the message's words the full-text leg searches with, and how it ranks (a measuring
+    switch, eval/second_kb; ALL is the setting in force).
+
+    ALL: every word, OR-ed, ranked by ts_rank. SALIENT: only the words whose chunk frequency among
+    the chunks the caller may read is at most `salient_fraction` (the knowledge base's own common
+    words dropped: "database" in a manual, "clinic" in a clinic's policies), OR-ed, ranked by
+    ts_rank. IDF: the same words, each match weighted by its inverse chunk frequency
+    ln((N + 1) / (df + 0.5)) and summed (ts_rank per word, so term frequency saturates): BM25-like.
+    """
+
+    ALL = "all"
+    SALIENT = "salient"
+    IDF = "idf"
 
 
 @dataclass(frozen=True)
@@ -115,6 +132,61 @@ LIMIT %(k)s
 """
 
 
+_FULLTEXT_ALL_CTE = """fulltext AS MATERIALIZED (
+    SELECT chunk_id, ts_rank(tsv, query, 32) AS rank_score
+    FROM chunks, websearch_to_tsquery('english', %(fulltext_query)s) AS query
+    WHERE tier = ANY(%(tiers)s) AND tsv @@ query
+    ORDER BY rank_score DESC, chunk_id
+    LIMIT %(fulltext_limit)s
+),"""
+# The message's lexemes (the same words as ALL, stemmed by the same configuration), each with its
+# chunk frequency among the caller's chunks, counted through the GIN index and capped just above
+# the salient limit (a common word costs at most that many rows, not its full posting list).
+_FULLTEXT_TERMS_CTE = """visible AS MATERIALIZED (
+    SELECT count(*) AS n FROM chunks WHERE tier = ANY(%(tiers)s) AND %(fulltext_limit)s > 0
+),
+lexemes AS MATERIALIZED (
+    SELECT DISTINCT quote_literal(q.lexeme)::tsquery AS query
+    FROM unnest(to_tsvector('english', %(fulltext_words)s)) AS q
+    WHERE %(fulltext_limit)s > 0
+),
+terms AS MATERIALIZED (
+    SELECT l.query, ln((v.n + 1.0) / (l.df + 0.5)) AS idf
+    FROM visible AS v, LATERAL (
+        SELECT lexemes.query,
+               (SELECT count(*) FROM (
+                    SELECT 1 FROM chunks WHERE tier = ANY(%(tiers)s) AND tsv @@ lexemes.query
+                    LIMIT floor(%(salient_fraction)s * v.n)::bigint + 1) AS capped) AS df
+        FROM lexemes
+    ) AS l
+    WHERE l.df > 0 AND l.df <= %(salient_fraction)s * v.n
+),"""
+_FULLTEXT_SALIENT_CTE = _FULLTEXT_TERMS_CTE + """
+fulltext AS MATERIALIZED (
+    SELECT chunk_id, ts_rank(tsv, query, 32) AS rank_score
+    FROM chunks, (SELECT string_agg(query::text, ' | ')::tsquery AS query FROM terms) AS salient
+    WHERE tier = ANY(%(tiers)s) AND tsv @@ salient.query
+    ORDER BY rank_score DESC, chunk_id
+    LIMIT %(fulltext_limit)s
+),"""
+_FULLTEXT_IDF_CTE = _FULLTEXT_TERMS_CTE + """
+fulltext AS MATERIALIZED (
+    SELECT c.chunk_id, sum(t.idf * ts_rank(c.tsv, t.query, 32)) AS rank_score
+    FROM terms AS t JOIN chunks AS c ON c.tsv @@ t.query
+    WHERE c.tier = ANY(%(tiers)s)
+    GROUP BY c.chunk_id
+    ORDER BY rank_score DESC, c.chunk_id
+    LIMIT %(fulltext_limit)s
+),"""
+assert _FULLTEXT_ALL_CTE in _SEARCH_SQL
+_SQL_BY_TERMS = {
+    FulltextTerms.ALL: _SEARCH_SQL,
+    FulltextTerms.SALIENT: _SEARCH_SQL.replace(_FULLTEXT_ALL_CTE, _FULLTEXT_SALIENT_CTE),
+    FulltextTerms.IDF: _SEARCH_SQL.replace(_FULLTEXT_ALL_CTE, _FULLTEXT_IDF_CTE),
+}
+SALIENT_FRACTION = 0.05
+
+
 @translate_disconnects
 def search(
     conn: psycopg.Connection,
@@ -126,12 +198,29 @@ def search(
     mode: SearchMode = SearchMode.HYBRID,
     candidates: int = 40,
     per_document: int = 2,
+    rrf_k: float = RRF_K,
+    dense_weight: float = DENSE_WEIGHT,
+    fulltext_weight: float = FULLTEXT_WEIGHT,
+    dense_candidates: int | None = None,
+    fulltext_candidates: int | None = None,
+    fulltext_terms: FulltextTerms = FulltextTerms.ALL,
+    salient_fraction: float = SALIENT_FRACTION,
 ) -> list[SearchHit]:
-    """The k best chunks the caller's tiers may read, at most `per_document` from one source."""
-    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document)
+    """The k best chunks the caller's tiers may read, at most `per_document` from one source.
+
+    The fusion keywords (`rrf_k`, the legs' weights, each leg's depth: `dense_candidates` /
+    `fulltext_candidates`, default `candidates`) and the full-text leg's words (`fulltext_terms`,
+    `salient_fraction`: FulltextTerms) exist for measuring (eval/second_kb); their defaults are the
+    settings in force.
+    """
+    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document,
+                         rrf_k=rrf_k, dense_weight=dense_weight, fulltext_weight=fulltext_weight,
+                         dense_candidates=dense_candidates, fulltext_candidates=fulltext_candidates,
+                         salient_fraction=salient_fraction)
+    statement = _SQL_BY_TERMS[FulltextTerms(fulltext_terms)]
     with conn.transaction():
-        _set_scan_options(conn, candidates)
-        rows = conn.execute(_SEARCH_SQL, params).fetchall()
+        _set_scan_options(conn, params["dense_limit"] or candidates)
+        rows = conn.execute(statement, params).fetchall()
     return [SearchHit(*row) for row in rows]
 
 
@@ -147,13 +236,24 @@ def explain_search(
     candidates: int = 40,
     per_document: int = 2,
     analyze: bool = False,
+    rrf_k: float = RRF_K,
+    dense_weight: float = DENSE_WEIGHT,
+    fulltext_weight: float = FULLTEXT_WEIGHT,
+    dense_candidates: int | None = None,
+    fulltext_candidates: int | None = None,
+    fulltext_terms: FulltextTerms = FulltextTerms.ALL,
+    salient_fraction: float = SALIENT_FRACTION,
 ) -> str:
     """The plan Postgres uses for exactly this search (tests check the dense leg uses HNSW)."""
-    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document)
+    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document,
+                         rrf_k=rrf_k, dense_weight=dense_weight, fulltext_weight=fulltext_weight,
+                         dense_candidates=dense_candidates, fulltext_candidates=fulltext_candidates,
+                         salient_fraction=salient_fraction)
+    statement = _SQL_BY_TERMS[FulltextTerms(fulltext_terms)]
     explain = "EXPLAIN (ANALYZE, BUFFERS) " if analyze else "EXPLAIN "
     with conn.transaction():
-        _set_scan_options(conn, candidates)
-        rows = conn.execute(explain + _SEARCH_SQL, params).fetchall()
+        _set_scan_options(conn, params["dense_limit"] or candidates)
+        rows = conn.execute(explain + statement, params).fetchall()
     return "\n".join(row[0] for row in rows)
 
 
@@ -164,7 +264,11 @@ def fulltext_query(text: str) -> str:
     OR-ing the words lets ts_rank rank chunks by how much of the message they cover. Only word
     characters are kept, so quotes and '-' from the client cannot turn into phrase/negation syntax.
     """
-    return " or ".join(re.findall(r"\w+", text)[:MAX_QUERY_WORDS])
+    return " or ".join(_query_words(text))
+
+
+def _query_words(text: str) -> list[str]:
+    return re.findall(r"\w+", text)[:MAX_QUERY_WORDS]
 
 
 def ef_search_for(candidates: int) -> int:
@@ -188,26 +292,44 @@ def _parameters(
     mode: SearchMode,
     candidates: int,
     per_document: int,
+    *,
+    rrf_k: float = RRF_K,
+    dense_weight: float = DENSE_WEIGHT,
+    fulltext_weight: float = FULLTEXT_WEIGHT,
+    dense_candidates: int | None = None,
+    fulltext_candidates: int | None = None,
+    salient_fraction: float = SALIENT_FRACTION,
 ) -> dict[str, object]:
     if not tiers:
         raise InvalidRequestError("search needs at least one tier")
     tier_labels = sorted({Tier.parse(tier).label for tier in tiers})
-    if k < 1 or per_document < 1 or candidates < k:
+    dense_depth = candidates if dense_candidates is None else dense_candidates
+    fulltext_depth = candidates if fulltext_candidates is None else fulltext_candidates
+    if k < 1 or per_document < 1 or min(candidates, dense_depth, fulltext_depth) < k:
         raise InvalidRequestError(
-            f"need k >= 1, per_document >= 1, candidates >= k (got {k}, {per_document}, {candidates})"
+            f"need k >= 1, per_document >= 1, each leg's candidates >= k (got {k}, {per_document}, "
+            f"{dense_depth}, {fulltext_depth})"
         )
+    fusion = (rrf_k, dense_weight, fulltext_weight)
+    if not all(math.isfinite(value) and value >= 0 for value in fusion) or dense_weight + fulltext_weight == 0:
+        raise InvalidRequestError(f"need finite rrf_k and weights >= 0, not both weights 0 (got {fusion})")
+    if not 0 < salient_fraction <= 1:
+        raise InvalidRequestError(f"salient_fraction must be in (0, 1] (got {salient_fraction})")
+    words = _query_words(query_text)
     vector = numpy.asarray(query_vector, dtype=numpy.float32)
     if vector.ndim != 1 or not numpy.isfinite(vector).all():
         raise InvalidRequestError(f"the query vector must be one finite 1-D vector (got shape {vector.shape})")
     return {
         "vector": vector_literal(vector),
         "tiers": tier_labels,
-        "fulltext_query": fulltext_query(query_text),
-        "dense_limit": 0 if mode is SearchMode.FULLTEXT else candidates,
-        "fulltext_limit": 0 if mode is SearchMode.DENSE else candidates,
-        "rrf_k": RRF_K,
-        "dense_weight": DENSE_WEIGHT,
-        "fulltext_weight": FULLTEXT_WEIGHT,
+        "fulltext_query": " or ".join(words),
+        "fulltext_words": " ".join(words),
+        "salient_fraction": float(salient_fraction),
+        "dense_limit": 0 if mode is SearchMode.FULLTEXT else dense_depth,
+        "fulltext_limit": 0 if mode is SearchMode.DENSE else fulltext_depth,
+        "rrf_k": float(rrf_k),
+        "dense_weight": float(dense_weight),
+        "fulltext_weight": float(fulltext_weight),
         "mode": mode.value,
         "per_document": per_document,
         "k": k,

@@ -1,0 +1,121 @@
+"""What a question asks for, and whether a piece of text holds that kind of answer.
+
+The kinds are the ones patients' questions take whatever the documents: an amount ("how much"),
+a time of day ("what time", "how late"), a duration ("how long"), a count ("how many"), steps
+("how do I"), a place ("where"), a contact ("who", "which number"), or a yes/no policy statement
+("can I", "is there"). Detection is by the question's own wording, never by this knowledge base's
+vocabulary, so it carries to any clinic's documents.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from caredesk.text import content_words
+
+
+class Kind(StrEnum):
+    AMOUNT = "amount"
+    TIME = "time"
+    DURATION = "duration"
+    DISTANCE = "distance"
+    COUNT = "count"
+    STEPS = "steps"
+    PLACE = "place"
+    CONTACT = "contact"
+    YESNO = "yesno"
+    OTHER = "other"
+
+
+# First match wins: the more specific wordings come first ("how long" before "how", "how much
+# notice" is a duration, not an amount).
+_ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        (Kind.DURATION, r"\bhow (long|soon|quickly|far (in advance|ahead|before)|"
+                        r"much (notice|time|in advance|ahead|before))\b"
+                        r"|\bhow many (days|hours|minutes|weeks|months|years|working days)\b"
+                        r"|\bwithin how\b|\bturn ?around\b"),
+        (Kind.DISTANCE, r"\bhow far\b|\b(distance|radius|within how many (km|kilometres|kilometers|miles))\b"),
+        (Kind.AMOUNT, r"\bhow much\b|\b(cost|costs|price|prices|fee|fees|charge|charges|charged|rate|rates|"
+                      r"tariff|expensive|cheap|rupees|inr|discount|refund amount|pay for|set me back|lose money|"
+                      r"money back)\b|\b(what|how much) (do|will|would|should|must) (i|we) pay\b|"
+                      r"\b(do|will|would) (i|we) (have to |need to )?pay\b|\bpay (extra|more|anything|again)\b"),
+        (Kind.COUNT, r"\bhow many\b|\bnumber of\b|\blimit on\b|\bmaximum\b|\bat most\b"),
+        (Kind.TIME, r"\b(what|which) time\b|\bhow (late|early)\b|\b(till|until|by) (what|when)\b|\bwhen\b|"
+                    r"\b(opening|closing|working|office|visiting) hours\b|\bhours\b|\bopen\b|\bclose[sd]?\b|"
+                    r"\b(latest|earliest|deadline|last date|cut-?off)\b|\bwhat days?\b|\bwhich days?\b"),
+        (Kind.STEPS, r"\bhow (do|can|should|would) (i|we|you|one)\b|\bhow to\b|\bwhat (do|should) i do\b|"
+                     r"\bsteps?\b|\bprocess\b|\bprocedure\b|\bwhat happens\b"),
+        (Kind.PLACE, r"\bwhere\b|\bwhich (branch|branches|clinic|clinics|location|locations|centre|center|"
+                     r"place|address)\b|\baddress\b"),
+        (Kind.CONTACT, r"\bwho\b|\bwhom\b|\bcontact\b|\b(phone|telephone|helpline|e-?mail|mobile) "
+                       r"(number|id|address)\b|\bwhich number\b|\bnumber to (call|ring|dial)\b|"
+                       r"\b(call|ring|reach|write to) (you|someone|whom)\b"),
+        (Kind.YESNO, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
+                     r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
+    )
+)
+
+_CURRENCY = r"(?:inr|rs\.?|₹|rupees?|usd|\$|eur|€|£)"
+_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+_UNITS_OF_TIME = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)"
+_WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|daily|every day)"
+_HOLDS: dict[Kind, re.Pattern[str]] = {
+    kind: re.compile(pattern, re.IGNORECASE)
+    for kind, pattern in {
+        Kind.AMOUNT: rf"{_CURRENCY}\s*{_NUMBER}|{_NUMBER}\s*{_CURRENCY}|{_NUMBER}\s*%|\b{_NUMBER} per cent\b|"
+                     r"\b(free of charge|no charge|free|waived|not charged|at no cost|no extra|full fee|same as|"
+                     r"half the|discount)\b|\b(no|not|without|carry no) (\w+ )?(gst|tax|taxes|vat|charge|fee|cost)\b",
+        Kind.TIME: rf"\b\d{{1,2}}[:.]\d{{2}}\b|\b\d{{1,2}}\s*(am|pm|a\.m\.|p\.m\.)|\b{_WEEKDAYS}\b|\bnoon\b|"
+                   r"\bmidnight\b|\b24 ?x ?7\b|\bround the clock\b|\b(before|after|until|by) \d|\bin advance\b|"
+                   rf"\b{_NUMBER}\s*{_UNITS_OF_TIME}\b",
+        Kind.DISTANCE: rf"\b{_NUMBER}\s*(km|kms|kilometres?|kilometers?|miles?|metres?|meters?|m)\b",
+        Kind.DURATION: rf"\b{_NUMBER}\s*(?:-|to)?\s*(?:{_NUMBER}\s*)?{_UNITS_OF_TIME}\b|"
+                       rf"\b(one|two|three|four|five|six|seven|ten|twelve|fifteen|thirty)\s+{_UNITS_OF_TIME}\b|"
+                       r"\bsame day\b|\bnext day\b|\bwithin\b|\bimmediately\b|\bat once\b",
+        Kind.COUNT: rf"\b{_NUMBER}\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|once|twice|no more than|"
+                    r"up to|at most|maximum)\b",
+        Kind.STEPS: r"^\s*(\d+[.)]\s+)?(log|sign|go|call|visit|book|fill|upload|send|bring|ask|choose|select|"
+                    r"open|click|tap|pay|show|enter|write|e-?mail|contact|request|submit)\b|\b(first|then|next|"
+                    r"after that|finally)\b|\b(through|via|using|on) the (portal|app|website|helpline|desk)\b",
+        Kind.PLACE: r"\b(branch|branches|clinic|centre|center|desk|counter|room|floor|portal|online|website|app|"
+                    r"road|street|avenue|lane|district|building|reception|address)\b|\bat (the )?[A-Z]\w+",
+        Kind.CONTACT: r"\b\d{3,5}[- ]\d{3}[- ]\d{3,4}\b|\+\d{2}|[\w.]+@[\w.]+|\b(call|phone|helpline|"
+                      r"e-?mail|write to|contact|officer|coordinator|manager|desk|team|nurse|doctor|staff|ext\.?)\b",
+        Kind.YESNO: r"\b(can|cannot|can't|may|must|only|not|no|yes|always|never|allowed|required|need|needs|"
+                    r"eligible|accept|accepts|accepted|available|offer|offers|provide|provides|will|is|are)\b",
+    }.items()
+}
+
+
+def asked_kind(question: str) -> Kind:
+    """The kind of answer the question asks for (OTHER when its wording names none)."""
+    for kind, pattern in _ASKS:
+        if pattern.search(question):
+            return kind
+    return Kind.OTHER
+
+
+def holds_kind(text: str, kind: Kind) -> bool:
+    """Whether `text` states the kind of thing asked for (always False for OTHER)."""
+    pattern = _HOLDS.get(kind)
+    return bool(pattern and pattern.search(text))
+
+
+def salient_terms(question: str) -> set[str]:
+    """The question's content words (stemmed; stop words, contractions and generic question words removed)."""
+    return {word for word in content_words(question) - _GENERIC if not _CONTRACTION.search(word)}
+
+
+_CONTRACTION = re.compile(r"'(m|s|re|ve|d|ll|t)$|n't$")
+
+
+# Words that every patient question may carry and that say nothing about its topic.
+_GENERIC = frozenset(
+    {"clinic", "clinics", "hi", "hello", "thank", "thanks", "kindly", "ok", "okay", "wonder",
+     "wondering", "question", "able", "possible", "someone", "anyone", "anything", "something", "way",
+     "like", "doe", "go", "going", "use", "using", "say", "said", "sir", "madam", "dear", "really", "just",
+     "still", "much", "many", "long", "late", "early", "time"}
+)

@@ -1,0 +1,80 @@
+"""The answer units of a chunk: what may be quoted, and the context each is embedded and scored in.
+
+A unit is a sentence, a list item (with the line that introduces its list), or a table row rendered
+with its header. "are 70 years or older; or" says nothing alone, so a unit is embedded in context:
+its section's heading and, for a list item, the lead-in line. The ingest Lambda embeds every unit's
+context once and stores it (`chunk_units`); Generate re-derives the same units from the retrieved
+chunk bodies with this same function and looks the vectors up by the context's hash, so it embeds
+nothing but the question. Identical input gives identical units.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from caredesk.ingest.chunking import HEADING_SEPARATOR
+from caredesk.quotes import TableRow, plain, structured_units
+
+MIN_UNIT_CHARS = 12
+# Part of every document's digest (caredesk.ingest.pipeline): a change to how units are cut or put in
+# context re-indexes a re-uploaded document instead of keeping stale unit vectors.
+UNITS_VERSION = 1
+HEADING_POSITION = -1  # the heading's own unit: what the section is about
+
+
+@dataclass(frozen=True)
+class AnswerUnit:
+    chunk_id: str
+    position: int  # reading order inside the chunk; HEADING_POSITION for the heading unit
+    text: str  # what is quoted (the body's words, markup kept for the verbatim check)
+    context: str  # what is embedded: heading, lead-in, unit in plain text
+    lead_in: str | None  # the line introducing a list item, quoted before it
+    row: TableRow | None  # a table row's cells, so an answer can show only the columns asked about
+    is_list_item: bool
+
+    @property
+    def context_hash(self) -> str:
+        return context_hash(self.context)
+
+    @property
+    def is_heading(self) -> bool:
+        return self.position == HEADING_POSITION
+
+
+def context_hash(context: str) -> str:
+    return hashlib.sha256(context.encode("utf-8")).hexdigest()[:32]
+
+
+def heading_context(heading: str) -> str:
+    """The heading unit's text: the last two levels of the path (the title adds little to a section)."""
+    return " - ".join(heading.split(HEADING_SEPARATOR)[-2:])
+
+
+def answer_units(chunk_id: str, heading: str, body: str) -> list[AnswerUnit]:
+    """The heading unit, then every quotable unit of `body` in reading order."""
+    leaf = heading.split(HEADING_SEPARATOR)[-1]
+    units = [AnswerUnit(chunk_id, HEADING_POSITION, heading, heading_context(heading), None, None, False)]
+    seen: set[str] = set()
+    lead_in: str | None = None
+    for position, (raw, row) in enumerate(structured_units(body)):
+        text = raw.strip()
+        if row is None and text.endswith(":"):
+            lead_in = text  # introduces the items that follow; not an answer on its own
+            continue
+        if len(plain(text)) < MIN_UNIT_CHARS or text in seen:
+            continue
+        seen.add(text)
+        item = row is None and _continues_list(text)
+        item_lead = lead_in if lead_in and item else None
+        context = " ".join(part for part in (f"{leaf}:", plain(item_lead) if item_lead else None, plain(text)) if part)
+        units.append(AnswerUnit(chunk_id, position, text, context, item_lead, row, item))
+        if not item:
+            lead_in = None
+    return units
+
+
+def _continues_list(unit: str) -> bool:
+    # A list item that continues a lead-in: starts in lower case or ends like one item of several.
+    stripped = plain(unit)
+    return bool(stripped) and (stripped[0].islower() or stripped.endswith((";", "; or", "; and", ",")))

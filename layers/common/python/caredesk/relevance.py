@@ -1,0 +1,82 @@
+"""The reviewer's relevance check: a supported sentence must also address the question.
+
+Support proves a sentence came from its source, not that it answers anything ("send" in a logging
+chunk answered an e-mail question). A sentence addresses the question when it (with its section
+heading) shares one of the question's salient terms, or when its meaning is close to the question
+(cosine at or above a threshold calibrated on the golden set's dev split), and a question that asks
+for a number-like answer (an amount, a time, a duration, a distance, a count) gets a draft that holds
+one somewhere. These signals are the reviewer's own: the composer ranks with a fitted model over
+stored unit vectors, the reviewer re-reads the words and embeds the sentences as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from caredesk.answers.model import load_models
+from caredesk.answers.question import Kind, asked_kind, holds_kind, salient_terms
+from caredesk.contracts import DraftSentence, Passage
+from caredesk.quotes import plain
+from caredesk.text import content_words
+
+NUMBER_LIKE = frozenset({Kind.AMOUNT, Kind.TIME, Kind.DURATION, Kind.DISTANCE, Kind.COUNT})
+PREFIX = 6  # letters two words must share to count as one term ("cardiologist" / "cardiology")
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+Related = Callable[[str], set[str]]
+
+
+def relevance_failures(
+    question: str,
+    sentences: Sequence[DraftSentence],
+    passages: Sequence[Passage],
+    embed: Embed,
+    threshold: float,
+    related: Related | None = None,
+) -> dict[int, str]:
+    """index -> reason for each sentence that does not address the question (checked sentences only:
+    a sentence that cites nothing retrieved is left to the support checks)."""
+    headings = {p.chunk_id: p.heading for p in passages}
+    checked = [i for i, s in enumerate(sentences) if s.chunk_ids and all(c in headings for c in s.chunk_ids)]
+    if not checked or not question.strip():
+        return {}
+    terms = salient_terms(question)
+    expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
+    vectors = embed([question] + [plain(sentences[i].text) for i in checked])
+    cosines = vectors[1:] @ vectors[0]
+    failures: dict[int, str] = {}
+    lead_ins: dict[str, str] = {}  # chunk -> the last lead-in quoted from it: an item is read with it
+    for index, cosine in zip(checked, cosines, strict=True):
+        sentence = sentences[index]
+        if plain(sentence.text).endswith(":"):
+            lead_ins[sentence.chunk_ids[0]] = plain(sentence.text)
+            continue  # a list's lead-in stands or falls with its items (below)
+        words = content_words(plain(sentence.text)) | content_words(lead_ins.get(sentence.chunk_ids[0], ""))
+        for chunk_id in sentence.chunk_ids:
+            words |= content_words(plain(headings[chunk_id]))
+        shares_term = any(_covers(forms, words) for forms in expanded.values())
+        if not shares_term and float(cosine) < threshold:
+            failures[index] = "not_relevant:no_question_terms"
+    kind = asked_kind(question)
+    if kind in NUMBER_LIKE and not any(
+        holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
+    ):
+        failures.update({i: f"not_relevant:no_{kind.value}" for i in checked if i not in failures})
+    kept_items = [i for i in checked if i not in failures and not plain(sentences[i].text).endswith(":")]
+    if not kept_items:
+        failures.update({i: "not_relevant:lead_in_alone" for i in checked if i not in failures})
+    return failures
+
+
+def relevance_cosine_threshold() -> float:
+    """The calibrated cosine below which a sentence sharing no question term is off the question
+    (answer_model.json, `review_relevance`, written by tools/fit_answer_model.py on the dev split)."""
+    return float(load_models()["review_relevance"]["cosine_threshold"])
+
+
+def _covers(forms: set[str], words: set[str]) -> bool:
+    if forms & words:
+        return True
+    return any(len(form) >= PREFIX and any(word[:PREFIX] == form[:PREFIX] for word in words) for form in forms)

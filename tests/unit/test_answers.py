@@ -1,0 +1,185 @@
+"""The answer units, what a question asks for, the fitted models' plumbing and the relevance check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from caredesk.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel
+from caredesk.answers.features import UNIT_FEATURES, question_terms
+from caredesk.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
+from caredesk.answers.question import Kind, asked_kind, holds_kind, salient_terms
+from caredesk.answers.units import HEADING_POSITION, answer_units
+from caredesk.appointments import policy_question
+from caredesk.contracts import DraftSentence, Passage
+from caredesk.relevance import relevance_failures
+from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
+from caredesk.steps.review_step import nearest_topic
+
+FEE_BODY = (
+    "| Specialty | Consultant | Head of Department |\n| --- | --- | --- |\n"
+    "| Dermatology | INR 600 | INR 1,400 |\n| Cardiology | INR 900 | INR 2,500 |\n\n"
+    "The fee covers the **consultation** itself."
+)
+HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 years or older; or\n- are bedridden."
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How much does it cost to see a heart specialist?", Kind.AMOUNT),
+        ("What do I pay if I come back ten days later?", Kind.AMOUNT),
+        ("If I call off my visit the evening before, do I lose money?", Kind.AMOUNT),
+        ("How long do thyroid results take?", Kind.DURATION),
+        ("How far ahead can I book?", Kind.DURATION),
+        ("How far will a doctor travel for a house call?", Kind.DISTANCE),
+        ("Till what time is the helpline open?", Kind.TIME),
+        ("How many refills can I get in a row?", Kind.COUNT),
+        ("How do I join a video consultation?", Kind.STEPS),
+        ("Which branch has an emergency room?", Kind.PLACE),
+        ("Who do I complain to about my data?", Kind.CONTACT),
+        ("Can I pay by cheque?", Kind.YESNO),
+        ("Tell me about the care fund", Kind.OTHER),
+    ],
+)
+def test_what_a_question_asks_for(question, kind):
+    assert asked_kind(question) is kind
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "holds"),
+    [
+        ("Cardiology — Consultant: INR 900.", Kind.AMOUNT, True),
+        ("Senior citizens get 10% off.", Kind.AMOUNT, True),
+        ("Consultation fees carry no GST.", Kind.AMOUNT, True),
+        ("Please arrive early.", Kind.AMOUNT, False),
+        ("Results arrive within 24 hours.", Kind.DURATION, True),
+        ("The helpline is open 8:00 to 20:00.", Kind.TIME, True),
+        ("We visit up to 10 km from the branch.", Kind.DISTANCE, True),
+        ("We visit homes near the branch.", Kind.DISTANCE, False),
+        ("Write to privacy@clinic.example.", Kind.CONTACT, True),
+        ("Anything", Kind.OTHER, False),
+    ],
+)
+def test_whether_text_holds_the_kind_asked_for(text, kind, holds):
+    assert holds_kind(text, kind) is holds
+
+
+def test_salient_terms_drop_stop_words_contractions_and_generic_words():
+    assert salient_terms("Hi, I'm wondering: do you have parking for bicycles at the clinic?") == {"park", "bicycl"}
+
+
+def test_units_are_the_heading_then_rows_sentences_and_items_with_their_lead_in():
+    units = answer_units("kb/public/fees.md#2", "Fees > Fee Table", FEE_BODY)
+    assert units[0].position == HEADING_POSITION and units[0].context == "Fees - Fee Table"
+    rows = [u for u in units if u.row is not None]
+    assert [u.row.label for u in rows] == ["Dermatology", "Cardiology"]
+    assert rows[1].context == "Fee Table: Cardiology — Consultant: INR 900; Head of Department: INR 2,500."
+    assert units[-1].context == "Fee Table: The fee covers the consultation itself."  # markup not embedded
+    items = answer_units("kb/public/home.md#1", "Home Visits > Who", HOME_BODY)
+    first_item = next(u for u in items if "70 years" in u.text)
+    assert first_item.is_list_item and first_item.lead_in == "A doctor's home visit is available for patients who:"
+    assert "available for patients who: are 70 years" in first_item.context
+
+
+def test_units_are_the_same_at_ingest_and_at_query_time():
+    first = answer_units("a#1", "A > B", FEE_BODY)
+    second = answer_units("a#1", "A > B", FEE_BODY)
+    assert [u.context_hash for u in first] == [u.context_hash for u in second]
+    assert len({u.context_hash for u in first}) == len(first)
+
+
+def test_a_row_renders_only_the_columns_asked_for_in_the_tables_order():
+    row = next(u.row for u in answer_units("a#1", "A", FEE_BODY) if u.row is not None and u.row.label == "Cardiology")
+    assert row.render(["Head of Department"]) == "Cardiology — Head of Department: INR 2,500."
+    assert row.render(["Head of Department", "Consultant"]) == row.render()
+
+
+def test_question_terms_weigh_by_idf_and_mark_words_no_document_uses():
+    terms = question_terms("parking for bicycles and fees", {"parking": 5.0, "bicycles": 5.0, "fees": 1.0}.get,
+                           unseen_words=frozenset({"parking", "bicycles"}))
+    assert terms.weights == {"park": 5.0, "bicycl": 5.0, "fees": 1.0}
+    assert terms.unseen == {"park", "bicycl"}
+    assert terms.coverage({"fees"}) == pytest.approx(1 / 11)
+    heart = question_terms("fee of a cardiologist", lambda _word: 4.0)
+    assert heart.covers("cardiologist", {"cardiology"})  # a shared six-letter prefix
+
+
+def test_the_stored_models_match_the_code_and_record_what_they_were_fitted_on():
+    stored = load_models()
+    assert tuple(stored["unit"]["features"]) == UNIT_FEATURES
+    assert tuple(stored["decision"]["features"]) == DECISION_FEATURES
+    assert stored["fitted_on"]["golden_split"] == "dev"
+    weights = np.asarray(stored["decision"]["weights"])
+    assert all(sign * w >= 0 for sign, w in zip(DECISION_SIGNS, weights, strict=True))
+    assert 0.0 < stored["review_relevance"]["cosine_threshold"] < 1.0
+
+
+def test_logistic_fit_separates_and_respects_sign_constraints():
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(200, 2))
+    y = (x[:, 0] > 0).astype(float)
+    model = fit_logistic(x, y, ("signal", "noise"))
+    assert model.weights[0] > 1.0
+    constrained = fit_logistic(x, y, ("signal", "noise"), signs=(-1, 0))
+    assert constrained.weights[0] == 0.0
+    assert ((model.probabilities(x) > 0.5) == (y > 0.5)).mean() > 0.95
+
+
+def test_listwise_ranker_puts_the_positive_first():
+    groups = [(np.array([[0.1, 1.0], [0.9, 0.0], [0.2, 0.5]]), np.array([0.0, 1.0, 0.0])) for _ in range(5)]
+    ranker = fit_listwise(groups, ("good", "bad"))
+    assert int(np.argmax(ranker.scores(groups[0][0]))) == 1
+
+
+def test_a_decision_says_which_signal_argued_against_answering():
+    n = len(DECISION_FEATURES)
+    model = DecisionModel(LogisticModel(DECISION_FEATURES, np.eye(n)[DECISION_FEATURES.index("best_cosine")], 0.0,
+                                        np.zeros(n), np.ones(n), 0.5))
+    signals = {name: 0.0 for name in DECISION_FEATURES}
+    assert model.decide({**signals, "best_cosine": 2.0}).answer
+    refused = model.decide({**signals, "best_cosine": -2.0})
+    assert not refused.answer and refused.reason == "abstain:best_cosine"
+
+
+FEES = Passage(source="kb/public/fees.md", chunk_id="kb/public/fees.md#2", heading="Fees > Fee Table",
+               body=FEE_BODY, score=0.1, similarity=0.6)
+PARKING_FREE = Passage(source="kb/public/visit.md", chunk_id="kb/public/visit.md#1", heading="Visiting > Arrival",
+                       body="Please arrive 15 minutes before your slot to check in.", score=0.1, similarity=0.4)
+
+
+def test_relevance_removes_a_supported_sentence_that_does_not_address_the_question(embedder):
+    sentences = [DraftSentence(text="Please arrive 15 minutes before your slot to check in.",
+                               chunk_ids=[PARKING_FREE.chunk_id])]
+    failures = relevance_failures("Is there a cafeteria serving vegetarian food?", sentences, [PARKING_FREE],
+                                  embedder.embed, threshold=0.5)
+    assert failures == {0: "not_relevant:no_question_terms"}
+
+
+def test_relevance_requires_a_number_like_answer_for_a_number_like_question(embedder):
+    sentences = [DraftSentence(text="The fee covers the consultation itself.", chunk_ids=[FEES.chunk_id])]
+    failures = relevance_failures("How much is the consultation fee?", sentences, [FEES], embedder.embed, 0.5)
+    assert failures == {0: "not_relevant:no_amount"}
+    with_amount = [DraftSentence(text="Cardiology — Consultant: INR 900.", chunk_ids=[FEES.chunk_id]), *sentences]
+    assert relevance_failures("How much is the consultation fee?", with_amount, [FEES], embedder.embed, 0.5) == {}
+
+
+def test_a_lead_in_alone_is_not_an_answer(embedder):
+    home = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#1", heading="Home Visits > Who",
+                   body=HOME_BODY, score=0.1, similarity=0.5)
+    sentences = [DraftSentence(text="A doctor's home visit is available for patients who:", chunk_ids=[home.chunk_id]),
+                 DraftSentence(text="are bedridden.", chunk_ids=[home.chunk_id])]
+    question = "Can I bring my dog along?"
+    failures = relevance_failures(question, sentences, [home], embedder.embed, 0.9)
+    assert failures == {1: "not_relevant:no_question_terms", 0: "not_relevant:lead_in_alone"}
+
+
+def test_an_appointment_question_asks_the_policy_documents_nothing():
+    assert policy_question("What is the status of APT-1007?", ["APT-1007"]) == ""
+    assert "cancel" in policy_question("Is APT-1007 confirmed and can I cancel it for free?", ["APT-1007"])
+    assert policy_question("How do I cancel?", []) == "How do I cancel?"
+
+
+def test_i_do_not_know_names_the_nearest_topic_only_when_there_is_one():
+    assert i_do_not_know(None) == I_DO_NOT_KNOW
+    reply = i_do_not_know(nearest_topic([FEES]))
+    assert reply.startswith(I_DO_NOT_KNOW) and '"Fees > Fee Table"' in reply

@@ -1,0 +1,225 @@
+"""Fit the answer models (caredesk/answers/answer_model.json) on the golden set's DEV split only.
+
+    .venv/bin/python tools/fit_answer_model.py            # fit, report dev and held-out, write the JSON
+    .venv/bin/python tools/fit_answer_model.py --report   # only measure the stored models
+
+The sample knowledge base is indexed into an embedded Postgres of its own (convert -> chunk -> embed,
+answer units included, as the ingest Lambda does), every case is searched with the Retrieve step's
+own function, and:
+- the unit model learns which candidate units hold a gold fact (label: the unit contains one of the
+  case's facts), from dev cases that expect an answer;
+- the decision model learns answer vs "I do not know" from dev cases: expected `answered` against
+  `uncovered` / `out_of_scope` (and `topic_switch` cases expecting either); its threshold is the
+  highest that keeps dev false abstention at or below FALSE_ABSTENTION_TARGET.
+Held-out cases are measured with the same code and printed beside dev; they are never fitted on.
+Numbers are answer-level (facts present after review) and compared with the naive baselines: the top
+retrieved chunk quoted whole, the top three chunks quoted whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+from caredesk.answers.compose import compose_answer, rank, select  # noqa: E402
+from caredesk.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel, decision_signals  # noqa: E402
+from caredesk.answers.features import UNIT_FEATURES, candidates, feature_matrix  # noqa: E402
+from caredesk.answers.model import MODEL_PATH, LogisticModel, fit_listwise, fit_logistic  # noqa: E402
+from caredesk.contracts import Passage  # noqa: E402
+from caredesk.embedding import Embedder  # noqa: E402
+from caredesk.generation import ExtractiveGenerator  # noqa: E402
+from caredesk.lexicon import LEXICON_DIR_ENV  # noqa: E402
+from caredesk.quotes import plain  # noqa: E402
+from caredesk.review import review_draft  # noqa: E402
+from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search  # noqa: E402
+from caredesk.steps.review_step import render_answer  # noqa: E402
+from caredesk.store.db import connect  # noqa: E402
+from caredesk.store.migrations import apply_migrations  # noqa: E402
+from caredesk_local.grounded_eval import caller_tier, facts_present, index_kb, load_golden, search_text  # noqa: E402
+from caredesk_local.postgres import EmbeddedPostgres, port_is_free  # noqa: E402
+
+ANSWER_TYPES = ("lookup", "paraphrase", "multi_section", "long_form", "multi_turn", "pii", "topic_switch")
+ABSTAIN_TYPES = ("uncovered", "out_of_scope", "topic_switch")
+FALSE_ABSTENTION_TARGET = 0.04
+RELEVANCE_KEEP = 0.95  # share of dev fact-holding sentences the relevance cosine alone keeps
+MODEL_DIR = REPO_ROOT / ".cache" / "model"
+
+
+def fact_in(fact: str, text: str) -> bool:
+    lowered = plain(text).lower()
+    return any(alt.strip().lower() in lowered for alt in fact.split(" || "))
+
+
+def gather(conn, embedder: Embedder, cases: list[dict]) -> list[dict]:
+    """Per case: the passages the Retrieve step returns and the composer's inputs."""
+    out = []
+    for case in cases:
+        tier = caller_tier(case)
+        query, hits = shaped_search(conn, embedder, search_text(case), tier, RetrieveConfig())
+        passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
+                            similarity=h.similarity) for h in hits]
+        inputs = ExtractiveGenerator(embedder.embed).inputs(query, passages, conn=conn, tier=tier)
+        out.append({"case": case, "query": query, "passages": passages, "inputs": inputs})
+    return out
+
+
+def unit_rows(item: dict) -> tuple[np.ndarray, np.ndarray, list]:
+    inputs = item["inputs"]
+    found = candidates(item["passages"], inputs.question_vector, inputs.unit_vectors)
+    labels = np.asarray([float(any(fact_in(f, c.unit.text) for f in item["case"]["facts"])) for c in found])
+    return feature_matrix(found, inputs.terms), labels, found
+
+
+def expects_answer(case: dict) -> bool:
+    return case["expected_outcome"] == "answered"
+
+
+def fit(items: list[dict]) -> tuple[LogisticModel, LogisticModel]:
+    groups = []
+    for item in items:
+        if expects_answer(item["case"]) and item["case"]["facts"]:
+            x, y, _ = unit_rows(item)
+            groups.append((x, y))
+    unit = fit_listwise(groups, UNIT_FEATURES, l2=1.0)
+    signals, outcomes = [], []
+    for item in items:
+        signals.append(_signals(item, unit))
+        outcomes.append(float(expects_answer(item["case"])))
+    x = np.asarray([[s[name] for name in DECISION_FEATURES] for s in signals])
+    y = np.asarray(outcomes)
+    decision = fit_logistic(x, y, DECISION_FEATURES, l2=1.0, signs=DECISION_SIGNS)
+    scores = decision.probabilities(x)
+    positives = np.sort(scores[y > 0.5])
+    allowed = int(np.floor(FALSE_ABSTENTION_TARGET * len(positives)))
+    threshold = float(positives[allowed]) - 1e-6 if len(positives) else 0.5
+    decision = LogisticModel(decision.features, decision.weights, decision.bias, decision.mean, decision.scale,
+                             round(threshold, 6))
+    return unit, decision
+
+
+def _signals(item: dict, unit: LogisticModel) -> dict[str, float]:
+    inputs = item["inputs"]
+    x, _y, found = unit_rows(item)
+    scored = rank(found, unit.scores(x))
+    return decision_signals(scored, select(scored, inputs.terms), inputs.terms, item["passages"])
+
+
+def draft(item: dict, unit: LogisticModel, decision: LogisticModel):
+    inputs = item["inputs"]
+    return compose_answer(inputs.question_vector, inputs.terms, item["passages"], inputs.unit_vectors,
+                          scorer=unit, decider=DecisionModel(decision)).sentences
+
+
+def fit_relevance(items: list[dict], embedder: Embedder, unit: LogisticModel, decision: LogisticModel) -> float:
+    """The cosine (question . sentence) that RELEVANCE_KEEP of the dev drafts' fact-holding sentences reach:
+    below it, a sentence sharing no question term is judged off the question."""
+    cosines = []
+    for item in items:
+        if not expects_answer(item["case"]):
+            continue
+        facts = [s.text for s in draft(item, unit, decision) if any(fact_in(f, s.text) for f in item["case"]["facts"])]
+        if facts:
+            vectors = embedder.embed([item["query"], *facts])
+            cosines.extend((vectors[1:] @ vectors[0]).tolist())
+    return round(float(np.percentile(cosines, 100 * (1 - RELEVANCE_KEEP))), 4)
+
+
+def answer(item: dict, embedder: Embedder, unit: LogisticModel, decision: LogisticModel,
+           relevance: float) -> tuple[str, bool]:
+    sentences = draft(item, unit, decision)
+    if not sentences:
+        return "", False
+    checked = review_draft(sentences, item["passages"], embedder.embed, question=item["query"],
+                           relevance_threshold=relevance)
+    text, _ = render_answer([], checked.kept, item["passages"])
+    return text, bool(checked.kept)
+
+
+def measure(items: list[dict], embedder: Embedder, unit: LogisticModel, decision: LogisticModel,
+            relevance: float) -> dict:
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+
+    def tally(name: str, ok: bool) -> None:
+        counts[name][0] += int(ok)
+        counts[name][1] += 1
+
+    for item in items:
+        case = item["case"]
+        text, answered = answer(item, embedder, unit, decision, relevance)
+        bodies = [p.body for p in item["passages"]]
+        if expects_answer(case):
+            correct = answered and facts_present(case, plain(text))
+            tally("answer_correct", correct)
+            tally(f"answer_correct.{case['type']}", correct)
+            tally("false_abstention", not answered)
+            tally("baseline_top1_chunk", bool(bodies) and facts_present(case, plain(bodies[0])))
+            tally("baseline_top3_chunks", facts_present(case, plain(" ".join(bodies[:3]))))
+            tally("facts_in_retrieved", facts_present(case, plain(" ".join(bodies))))
+            tally("answer_words", True)
+            counts["words"][0] += len(text.split())
+        else:
+            tally("abstention_recall", not answered)
+            tally(f"abstention_recall.{case['type']}", not answered)
+    return {name: f"{ok}/{n} = {ok / n:.3f}" if name != "words" else ok for name, (ok, n) in sorted(counts.items())}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--report", action="store_true", help="measure the stored models; fit nothing")
+    args = parser.parse_args(argv)
+    os.environ.setdefault(LEXICON_DIR_ENV, str(REPO_ROOT / ".cache" / "lexicon"))
+    embedder = Embedder(MODEL_DIR)
+    workdir = Path(tempfile.mkdtemp(prefix="fit-answer-", dir=REPO_ROOT / ".cache"))
+    workdir.chmod(0o755)
+    port = next(p for p in range(16900, 17000) if port_is_free(p))
+    with EmbeddedPostgres(workdir / "pgdata", port, database="fit") as server, connect(server.dsn) as conn:
+        apply_migrations(conn, REPO_ROOT / "sql")
+        chunks = index_kb(conn, embedder.embed)
+        print(f"indexed {chunks} chunks", file=sys.stderr)
+        wanted = set(ANSWER_TYPES) | set(ABSTAIN_TYPES)
+        cases = [c for c in load_golden() if c["type"] in wanted
+                 and c["expected_outcome"] in ("answered", "abstained")]
+        dev = gather(conn, embedder, [c for c in cases if c["split"] == "dev"])
+        heldout = gather(conn, embedder, [c for c in cases if c["split"] == "heldout"])
+    if args.report:
+        stored = json.loads(MODEL_PATH.read_text())
+        unit = LogisticModel.from_json(stored["unit"], UNIT_FEATURES)
+        decision = LogisticModel.from_json(stored["decision"], DECISION_FEATURES)
+        relevance = float(stored["review_relevance"]["cosine_threshold"])
+    else:
+        unit, decision = fit(dev)
+        relevance = fit_relevance(dev, embedder, unit, decision)
+    shutil.rmtree(workdir, ignore_errors=True)
+    report = {"dev": measure(dev, embedder, unit, decision, relevance),
+              "heldout": measure(heldout, embedder, unit, decision, relevance)}
+    print(json.dumps(report, indent=1))
+    if not args.report:
+        MODEL_PATH.write_text(json.dumps({
+            "about": "Written by tools/fit_answer_model.py; features are explained in caredesk/answers/features.py "
+                     "and decision.py. Fitted on the golden set's dev split only.",
+            "fitted_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "fitted_on": {"golden_split": "dev", "cases": len(dev), "answer_types": ANSWER_TYPES,
+                          "abstain_types": ABSTAIN_TYPES, "chunks": chunks, "model_version": embedder.model_version,
+                          "false_abstention_target": FALSE_ABSTENTION_TARGET},
+            "measured": report,
+            "unit": unit.to_json(),
+            "decision": decision.to_json(),
+            "review_relevance": {"cosine_threshold": relevance, "keeps_share_of_dev_fact_sentences": RELEVANCE_KEEP},
+        }, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {MODEL_PATH}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
