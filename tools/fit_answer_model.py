@@ -166,12 +166,14 @@ def measure(items: list[dict], embedder: Embedder, unit: LogisticModel, decision
             tally("baseline_top1_chunk", bool(bodies) and facts_present(case, plain(bodies[0])))
             tally("baseline_top3_chunks", facts_present(case, plain(" ".join(bodies[:3]))))
             tally("facts_in_retrieved", facts_present(case, plain(" ".join(bodies))))
-            tally("answer_words", True)
             counts["words"][0] += len(text.split())
+            counts["words"][1] += 1
         else:
             tally("abstention_recall", not answered)
             tally(f"abstention_recall.{case['type']}", not answered)
-    return {name: f"{ok}/{n} = {ok / n:.3f}" if name != "words" else ok for name, (ok, n) in sorted(counts.items())}
+    report = {name: f"{ok}/{n} = {ok / n:.3f}" for name, (ok, n) in sorted(counts.items()) if name != "words"}
+    report["mean_words_per_answer"] = round(counts["words"][0] / max(1, counts["words"][1]), 1)
+    return report
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,8 +3,9 @@
 1. Every answer unit of the retrieved chunks is scored by the fitted unit model (`features`).
 2. The best unit's section answers first: its best unit, then the section's other units that score
    close to it (a list's items, the next sentence of a rule).
-3. Units of other sections or documents join when they score close to the best unit; another row of a
-   table already quoted joins only when the question names its label.
+3. Units of other sections of that document, then of one other document, join when they score close
+   to the best unit (another document closer); another row of a table already quoted joins only when
+   the question names its label.
 4. The decision model then says whether this is an answer at all (`decision`); if not, the draft is
    empty and the reply is "I do not know".
 
@@ -28,15 +29,18 @@ from caredesk.quotes import plain
 from caredesk.text import content_words
 
 # Unit scores are the fitted ranker's log-odds: a unit of the best section joins when it scores within
-# SAME_SECTION_DELTA of the best unit, one of another section within OTHER_SECTION_DELTA, at most
-# MAX_UNITS from MAX_DOCUMENTS documents. Chosen on the dev split by a sweep (docs/grounded-answers.md):
-# a rule that added another section only when it covered more of the question's salient terms lost 13
-# of 117 dev answers (a fact is often a number, never a question term); the reviewer's relevance check
-# removes what does not address the question instead.
+# SAME_SECTION_DELTA of the best unit, one of another section of the same document within
+# OTHER_SECTION_DELTA, one of another document within OTHER_DOCUMENT_DELTA; at most MAX_UNITS from
+# MAX_DOCUMENTS documents. Chosen on the dev split by a sweep that weighed facts held against citation
+# precision and length (docs/grounded-answers.md): a second document costs precision unless its unit is
+# nearly as good as the best. A rule that added another section only when it covered more of the
+# question's salient terms lost 13 of 117 dev answers (a fact is often a number, never a question term);
+# the reviewer's relevance check removes what does not address the question instead.
 MAX_UNITS = 8
-MAX_DOCUMENTS = 3
+MAX_DOCUMENTS = 2
 SAME_SECTION_DELTA = 2.0
 OTHER_SECTION_DELTA = 3.0
+OTHER_DOCUMENT_DELTA = 1.0
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,8 @@ def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Ca
 
 def select(
     scored: Sequence[tuple[float, Candidate]], terms: QuestionTerms, *, same_section_delta: float = SAME_SECTION_DELTA,
-    other_section_delta: float = OTHER_SECTION_DELTA, max_units: int = MAX_UNITS, max_documents: int = MAX_DOCUMENTS,
+    other_section_delta: float = OTHER_SECTION_DELTA, other_document_delta: float = OTHER_DOCUMENT_DELTA,
+    max_units: int = MAX_UNITS, max_documents: int = MAX_DOCUMENTS,
 ) -> list[Candidate]:
     """The chosen units in answer order (see the module docstring)."""
     if not scored:
@@ -99,7 +104,8 @@ def select(
         if candidate in chosen or _sibling_row(candidate, chosen, terms):
             continue
         documents = {c.passage.source for c in chosen}
-        if candidate.passage.source not in documents and len(documents) >= max_documents:
+        if candidate.passage.source not in documents and (
+                len(documents) >= max_documents or score < best_score - other_document_delta):
             continue
         chosen.append(candidate)
     sections = list(dict.fromkeys(c.unit.chunk_id for c in chosen))
