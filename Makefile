@@ -74,7 +74,7 @@ model: $(STAMPS)/venv
 # the wordnet-base line gets it here.
 lexicon: $(STAMPS)/venv $(STAMPS)/system
 	test -f $(WORDNET_DIR)/data.noun || $(MAKE) --always-make $(STAMPS)/system
-	$(PY) tools/build_lexicon.py --wordnet $(WORDNET_DIR) --out $(LEXICON_DIR)
+	$(PY) -m tools.build_lexicon --wordnet $(WORDNET_DIR) --out $(LEXICON_DIR)
 
 demo: setup
 	$(PY) -m caredesk_local.demo

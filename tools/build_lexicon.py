@@ -22,7 +22,6 @@ inputs and an intact output does nothing.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -30,6 +29,8 @@ import sqlite3
 import sys
 import tempfile
 from pathlib import Path
+
+from tools.build_model import sha256_of
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / ".cache" / "lexicon"
@@ -50,13 +51,6 @@ _ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
 class LexiconBuildError(Exception):
     """The synonym table could not be built; the message says what to fix."""
 
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def input_files(wordnet: Path) -> list[Path]:

@@ -1,6 +1,6 @@
 """The second knowledge base's harness on a slice of the PostgreSQL manual (eval/second_kb).
 
-Twenty small pages (the gold pages of 24 questions, ~165 chunks) are indexed with the real model
+Sixteen small pages (the gold pages of 17 answerable questions, ~110 chunks) are indexed with the real model
 through `index_document` into a scratch database; the harness then ranks the questions with each
 search mode. The test proves the harness runs end to end and computes page-level recall, that its
 query shaping reproduces the Retrieve step's own search, and that a second index of the same pages
@@ -36,8 +36,6 @@ SLICE = (
     "logical-replication.html", "logical-replication-restrictions.html", "sql-dropdatabase.html",
     "warm-standby-failover.html", "runtime-config-locks.html", "app-pgchecksums.html",
     "sql-refreshmaterializedview.html", "app-pg-isready.html", "predefined-roles.html",
-    "manage-ag-templatedbs.html", "sql-altersystem.html", "wal-async-commit.html",
-    "runtime-config-autovacuum.html",
 )
 
 
@@ -64,7 +62,7 @@ def slice_queries() -> list:
 
 def test_the_harness_ranks_each_mode_and_computes_page_recall(slice_conn, embedder, slice_queries):
     answerable = [q for q in slice_queries if q.answerable]
-    assert len(answerable) >= 20
+    assert len(answerable) >= 15
     vectors = VectorCache(embedder.embed)
     tables = {mode: rank_queries(slice_conn, vectors, slice_queries, mode) for mode in MODES}
     for mode, table in tables.items():

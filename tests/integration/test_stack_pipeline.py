@@ -242,3 +242,33 @@ def test_health(live_stack):
 
     with urllib.request.urlopen(live_stack.api_url + "/health", timeout=5) as response:
         assert json.loads(response.read()) == {"status": "ok"}
+
+
+# -- the answer itself (issue 14) --------------------------------------------------------------
+def test_the_fee_row_answers_first_and_shows_no_markup(live_stack):
+    _, reply = live_stack.ask("How much does it cost to see a heart specialist?")
+    assert reply["outcome"] == "answered", reply
+    assert reply["answer"].startswith("Cardiology — Consultant: INR 900"), reply["answer"]
+    assert "**" not in reply["answer"] and "`" not in reply["answer"]
+    generate_item = live_stack.trace(reply["trace_id"])[2]
+    assert generate_item["decision"] == "answer" and generate_item["scores"]["units_embedded"] == 0
+
+
+def test_an_uncovered_question_gets_i_do_not_know_with_the_signal_that_decided(live_stack, session_id):
+    live_stack.ask("How much does it cost to see a heart specialist?", session_id=session_id)
+    _, reply = live_stack.ask("Do you have parking for bicycles at the clinic?", session_id=session_id)
+    assert reply["outcome"] == "abstained", reply
+    assert reply["answer"].startswith("I do not know") and "nearest topic" in reply["answer"]
+    assert not reply["citations"]
+    guard_item, _retrieve, generate_item, review_item = live_stack.trace(reply["trace_id"])
+    assert guard_item["follow_up"] is False, "a new question does not inherit the previous topic"
+    assert generate_item["decision"].startswith("abstain:")
+    assert any(flag.startswith("generator:abstain:") for flag in review_item["flags"])
+
+
+def test_an_appointment_question_is_answered_from_the_record_alone(live_stack):
+    patient = _owner("APT-1007")
+    _, reply = live_stack.ask("What is the status of APT-1007?", tier="patient", patient_id=patient)
+    assert reply["outcome"] == "answered" and reply["answer"].startswith("Appointment APT-1007"), reply
+    assert not reply["citations"], "no policy quote rides along with the record"
+    assert live_stack.trace(reply["trace_id"])[2]["decision"] == "abstain:appointment_only"
