@@ -13,6 +13,7 @@ import random
 import shutil
 import socket
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -119,3 +120,40 @@ def embedder():
     from caredesk.embedding import Embedder
 
     return Embedder(REPO_ROOT / ".cache" / "model")
+
+
+CLEANUP_POLLS = 300  # x 0.2 s: S3 delete -> ingest Lambda -> the document leaves the index
+
+
+@pytest.fixture
+def sample_kb(live_stack):
+    """The session stack holding exactly the sample KB, freshly calibrated (the automatic calibration).
+
+    Earlier tests in the same session (tests/integration/test_ingest_through_s3.py, ...) leave their
+    own documents in `live_stack`; they would take retrieval slots and move the numbers.
+    """
+    from caredesk.store.db import connect
+    from caredesk_local.calibrate_cli import calibrate_dsn
+    from caredesk_local.ingest_cli import plan_uploads, upload_and_wait
+
+    uploads = plan_uploads([REPO_ROOT / "kb" / tier for tier in ("public", "patient", "staff")], tier=None)
+    sample_keys = {key for _, key in uploads}
+    extra = [source for source in _indexed_sources(connect, live_stack.stack.dsn) if source not in sample_keys]
+    for key in extra:
+        live_stack.delete(key)
+    for _ in range(CLEANUP_POLLS):
+        if not set(extra) & set(_indexed_sources(connect, live_stack.stack.dsn)):
+            break
+        time.sleep(0.2)
+    left = set(extra) & set(_indexed_sources(connect, live_stack.stack.dsn))
+    assert not left, f"documents left by earlier tests could not be removed: {sorted(left)}"
+    # Re-uploading is free for an unchanged document and restores one an earlier test edited.
+    results = upload_and_wait(live_stack.running, uploads)
+    assert all(r["outcome"] in ("indexed", "unchanged") for r in results), results
+    calibrate_dsn(live_stack.stack.dsn, live_stack.stack.config.model_dir)  # the automatic calibration
+    return live_stack
+
+
+def _indexed_sources(connect, dsn: str) -> list[str]:
+    with connect(dsn) as conn:
+        return [row[0] for row in conn.execute("SELECT source FROM documents WHERE status = 'indexed'")]

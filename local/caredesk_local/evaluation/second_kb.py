@@ -236,7 +236,7 @@ def index_documents(conn, documents: Sequence[Document], embed: Embed) -> IndexS
             embed=embed,
         )
         chunks_total += len(chunks)
-        embedded += result.embedded
+        embedded += result.embedded + getattr(result, "units_embedded", 0)  # chunks + their answer units
         if sequence % 50 == 0:
             if hasattr(embed, "save"):
                 embed.save()  # an interrupted first run keeps what it embedded
