@@ -183,3 +183,15 @@ def test_i_do_not_know_names_the_nearest_topic_only_when_there_is_one():
     assert i_do_not_know(None) == I_DO_NOT_KNOW
     reply = i_do_not_know(nearest_topic([FEES]))
     assert reply.startswith(I_DO_NOT_KNOW) and '"Fees > Fee Table"' in reply
+
+
+def test_the_extractive_generator_drafts_without_a_store_too(embedder):
+    from caredesk.generation import ExtractiveGenerator
+
+    paying = Passage(source="kb/public/a.md", chunk_id="kb/public/a.md#1", heading="Fees > Paying",
+                     body="Fees are paid at the **front desk** before the consultation. Cards and UPI are accepted.",
+                     score=0.1, similarity=0.5)
+    draft = ExtractiveGenerator(embedder.embed).draft("Can I pay by card?", [paying])
+    assert draft and draft[0].text == "Cards and UPI are accepted." and draft[0].chunk_ids == [paying.chunk_id]
+    assert all("**" not in s.text for s in draft)
+    assert ExtractiveGenerator(embedder.embed).draft("Can I pay by card?", []) == []

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from caredesk.answers.compose import compose_answer
-from caredesk.answers.inputs import AnswerInputs, answer_inputs
+from caredesk.answers.inputs import AnswerInputs, answer_inputs, embedded_inputs
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.generation.base import Draft, GenerationError, Generator, GeneratorConfigError
 from caredesk.lexicon import Lexicon
@@ -71,7 +71,11 @@ class ExtractiveGenerator(Generator):
                              embed_text=lexicon.glossary.expanded_text(question))
 
     def draft(self, question: str, passages: Sequence[Passage]) -> list[DraftSentence]:
-        raise GeneratorConfigError("the extractive generator reads unit vectors from the store: call compose()")
+        """Without a store (tools, tests): every unit embedded now, words weighted alike, no glossary."""
+        if not passages:
+            return []
+        inputs = embedded_inputs(self._embed, question, passages)
+        return compose_answer(inputs.question_vector, inputs.terms, passages, inputs.unit_vectors).sentences
 
 
 _MODEL_BACKENDS: dict[tuple, Generator] = {}
