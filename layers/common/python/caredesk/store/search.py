@@ -7,6 +7,7 @@ pass the filter, so a selective filter cannot silently shorten the list (DESIGN.
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from collections.abc import Sequence
@@ -213,48 +214,33 @@ def search(
     `salient_fraction`: FulltextTerms) exist for measuring (eval/second_kb); their defaults are the
     settings in force.
     """
-    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document,
-                         rrf_k=rrf_k, dense_weight=dense_weight, fulltext_weight=fulltext_weight,
-                         dense_candidates=dense_candidates, fulltext_candidates=fulltext_candidates,
-                         salient_fraction=salient_fraction)
-    statement = _SQL_BY_TERMS[FulltextTerms(fulltext_terms)]
-    with conn.transaction():
-        _set_scan_options(conn, params["dense_limit"] or candidates)
-        rows = conn.execute(statement, params).fetchall()
-    return [SearchHit(*row) for row in rows]
+    # locals() here is exactly search()'s keyword arguments: one statement-building path for both functions.
+    return [SearchHit(*row) for row in _run(conn, "", locals())]
 
 
 @translate_disconnects
-def explain_search(
-    conn: psycopg.Connection,
-    *,
-    query_text: str,
-    query_vector: numpy.ndarray,
-    tiers: Sequence[str],
-    k: int = 5,
-    mode: SearchMode = SearchMode.HYBRID,
-    candidates: int = 40,
-    per_document: int = 2,
-    analyze: bool = False,
-    rrf_k: float = RRF_K,
-    dense_weight: float = DENSE_WEIGHT,
-    fulltext_weight: float = FULLTEXT_WEIGHT,
-    dense_candidates: int | None = None,
-    fulltext_candidates: int | None = None,
-    fulltext_terms: FulltextTerms = FulltextTerms.ALL,
-    salient_fraction: float = SALIENT_FRACTION,
-) -> str:
-    """The plan Postgres uses for exactly this search (tests check the dense leg uses HNSW)."""
-    params = _parameters(query_text, query_vector, tiers, k, SearchMode(mode), candidates, per_document,
-                         rrf_k=rrf_k, dense_weight=dense_weight, fulltext_weight=fulltext_weight,
-                         dense_candidates=dense_candidates, fulltext_candidates=fulltext_candidates,
-                         salient_fraction=salient_fraction)
-    statement = _SQL_BY_TERMS[FulltextTerms(fulltext_terms)]
-    explain = "EXPLAIN (ANALYZE, BUFFERS) " if analyze else "EXPLAIN "
-    with conn.transaction():
-        _set_scan_options(conn, params["dense_limit"] or candidates)
-        rows = conn.execute(explain + statement, params).fetchall()
+def explain_search(conn: psycopg.Connection, *, analyze: bool = False, **search_arguments) -> str:
+    """The plan Postgres uses for exactly the search that `search(conn, **search_arguments)` runs
+    (tests check the dense leg uses HNSW)."""
+    arguments = {**_SEARCH_DEFAULTS, **search_arguments}
+    rows = _run(conn, "EXPLAIN (ANALYZE, BUFFERS) " if analyze else "EXPLAIN ", arguments)
     return "\n".join(row[0] for row in rows)
+
+
+def _run(conn: psycopg.Connection, prefix: str, a: dict) -> list[tuple]:
+    """Execute the search statement (prefixed, e.g. by EXPLAIN) for search()'s keyword arguments `a`."""
+    params = _parameters(a["query_text"], a["query_vector"], a["tiers"], a["k"], SearchMode(a["mode"]),
+                         a["candidates"], a["per_document"], rrf_k=a["rrf_k"], dense_weight=a["dense_weight"],
+                         fulltext_weight=a["fulltext_weight"], dense_candidates=a["dense_candidates"],
+                         fulltext_candidates=a["fulltext_candidates"], salient_fraction=a["salient_fraction"])
+    statement = _SQL_BY_TERMS[FulltextTerms(a["fulltext_terms"])]
+    with conn.transaction():
+        _set_scan_options(conn, params["dense_limit"] or a["candidates"])
+        return conn.execute(prefix + statement, params).fetchall()
+
+
+_SEARCH_DEFAULTS = {name: parameter.default for name, parameter in inspect.signature(search).parameters.items()
+                    if parameter.default is not inspect.Parameter.empty}
 
 
 def fulltext_query(text: str) -> str:
