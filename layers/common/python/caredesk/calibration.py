@@ -1,6 +1,7 @@
 """The retrieval confidence floor: measured on the indexed documents themselves, never an error.
 
-LESSONS.md: cosine on MiniLM-class models does not span 0..1, so the floor is measured, not preset.
+Cosine on MiniLM-class models does not span 0..1 (unrelated sentences already score ~0.4), so the floor is
+measured, not preset.
 It is the middle of the gap between two score clusters (top similarity a search returns):
 
 - **in-scope probes**, derived from the index itself (`derive_in_scope_probes`): a question a person
