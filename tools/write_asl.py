@@ -90,7 +90,7 @@ def handover_publish(result_path: str, next_state: str) -> dict:
 
 
 def reply_state(path: str) -> dict:
-    return {"Type": "Pass", "Comment": "The reply (DESIGN.md shape).", "OutputPath": path, "End": True}
+    return {"Type": "Pass", "Comment": "The reply (the README's POST /ask shape).", "OutputPath": path, "End": True}
 
 
 def build() -> dict:

@@ -13,7 +13,9 @@ import time
 import urllib.request
 
 import pytest
+from caredesk import calibration
 from caredesk.calibration import SAFE_DEFAULT_FLOOR, kb_version, load_floor
+from caredesk.embedding import Embedder
 from caredesk.store.db import connect
 from caredesk_local.sample_kb import run_calibrate_function
 
@@ -91,9 +93,18 @@ def test_with_no_floor_retrieve_measures_one_for_the_current_kb_and_stores_it(
     current = _current(live_stack)
     with connect(live_stack.stack.dsn) as conn:
         stored = load_floor(conn, kb=current)
-    if stored is None:  # the measurement did not fit the budget on a loaded machine: the safe default
+    if stored is None:
+        # The handler's budget is bounded by its Lambda timeout, so on a loaded machine the measurement
+        # may not fit: the reply must then have used the safe default, and the same inline path given
+        # time must measure and store the floor (the part of the behaviour that does not depend on load).
         assert item["floor_status"] == "default"
-        pytest.skip("the inline measurement did not finish within the Retrieve budget here")
+        calibration.reset_inline_attempts()
+        with connect(live_stack.stack.dsn) as conn:
+            embedder = Embedder(live_stack.stack.config.model_dir)
+            measured = calibration.floor_in_force(conn, embedder, measure_within_s=600)
+            stored = load_floor(conn, kb=current)
+        assert stored is not None and measured.status == stored.status and measured.kb_version == current
+        return
     assert item["floor_status"] == stored.status and item["kb_version"] == current
     assert item["scores"]["floor"] == stored.value and stored.method == "auto"
 

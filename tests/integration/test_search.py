@@ -108,7 +108,7 @@ def test_one_document_contributes_at_most_per_document_chunks(db, add, fake_embe
 
 
 def test_the_connection_never_prepares_statements(db) -> None:
-    # A prepared statement's generic plan can skip HNSW (DESIGN.md).
+    # A prepared statement's generic plan can skip HNSW (psycopg prepares after 5 runs).
     assert db.prepare_threshold is None
 
 

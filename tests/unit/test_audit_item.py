@@ -1,4 +1,4 @@
-"""The audit item's shape (DESIGN.md): keys, day, retention, DynamoDB-safe values."""
+"""The audit item's shape (the README's audit-item contract): keys, day, retention, DynamoDB-safe values."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every vector(N) column in sql/ has the dimension the embedder produces (one constant, DESIGN.md)."""
+"""Every vector(N) column in sql/ has the dimension the embedder produces (caredesk.embedding.EMBEDDING_DIM)."""
 
 from __future__ import annotations
 

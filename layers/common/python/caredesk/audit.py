@@ -1,4 +1,4 @@
-"""The audit trail: one DynamoDB item per pipeline step (DESIGN.md "Audit item").
+"""The audit trail: one DynamoDB item per pipeline step (the README's "Audit item" contract).
 
 Items hold masked text only: callers pass the guard's masked query, never the raw question.
 `pk = TRACE#<trace_id>`, `sk = <seq>#<step>`; the `by_session` and `by_day` GSIs serve auditors.

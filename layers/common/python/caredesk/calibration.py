@@ -621,6 +621,12 @@ def lookup_floor(conn, model_version: str | None) -> FloorInForce:
     return FloorInForce(default_floor(model_version=model, reason=reason), STATUS_DEFAULT, current)
 
 
+def reset_inline_attempts() -> None:
+    """Forget timed-out inline attempts, so the next question may measure again at once (tests)."""
+    with _inline_lock:
+        _inline_gave_up.clear()
+
+
 def _may_measure_inline(version: str) -> bool:
     with _inline_lock:
         gave_up = _inline_gave_up.get(version)

@@ -67,7 +67,7 @@ class ReviewSummary(_Model):
 
 
 class Reply(_Model):
-    """The reply every path ends with (DESIGN.md `ask --json` / `POST /ask`)."""
+    """The reply every path ends with (the README's `POST /ask` reply shape)."""
 
     trace_id: str
     session_id: str

@@ -1,6 +1,6 @@
 """What gets embedded for a long patient message: the question sentence, not the whole story.
 
-LESSONS.md: real messages bury the question in context; embedding the question sentence helps,
+Real messages bury the question in context; embedding the question sentence helps,
 but an anaphoric question ("how do they interact?") needs the whole message, so the retrieve step
 tries both and keeps whichever scores better.
 """

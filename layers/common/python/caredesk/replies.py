@@ -1,6 +1,6 @@
 """Replies whose words code decides, not a model: the disclaimer, "I do not know", the error reply.
 
-The disclaimer is a separate field on every branch (LESSONS.md): the answer text never carries it.
+The disclaimer is a separate field on every branch, applied by code: the answer text never carries it.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def connect(dsn: str) -> psycopg.Connection:
     """A new connection: explicit transactions, and never server-side prepared statements.
 
     psycopg prepares a query after 5 runs and Postgres may then pick a generic plan that skips the
-    HNSW index (DESIGN.md), so preparation is off for good.
+    HNSW index (tests/integration/test_search.py checks the plans), so preparation is off for good.
     """
     try:
         return psycopg.connect(dsn, autocommit=False, prepare_threshold=None, connect_timeout=CONNECT_TIMEOUT_S)

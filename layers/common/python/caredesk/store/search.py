@@ -2,7 +2,7 @@
 
 The caller's tier filter sits inside each leg (never applied after fusion), and
 `hnsw.iterative_scan = relaxed_order` keeps the HNSW leg scanning until it has enough rows that
-pass the filter, so a selective filter cannot silently shorten the list (DESIGN.md).
+pass the filter, so a selective filter cannot silently shorten the list (pgvector >= 0.8).
 """
 
 from __future__ import annotations
