@@ -3,8 +3,8 @@
 Proportions get a Wilson interval (sound at small n and near 0 or 1); means, ratios and percentiles
 get a seeded percentile bootstrap over cases, so the same run always prints the same interval.
 Retrieval is scored document-level and deduplicated (overlapping chunks of one document count
-once), with a section-level column beside it; a ranked list is deduplicated before ranks are counted, so two chunks of one document
-never take two places.
+once), with a section-level column beside it; a ranked list is deduplicated before ranks are
+counted, so two chunks of one document never take two places.
 """
 
 from __future__ import annotations
