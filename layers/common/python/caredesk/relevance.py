@@ -19,10 +19,9 @@ from caredesk.answers.model import load_models
 from caredesk.answers.question import Kind, asked_kind, holds_kind, salient_terms
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.quotes import plain
-from caredesk.text import content_words
+from caredesk.text import content_words, mentions
 
 NUMBER_LIKE = frozenset({Kind.AMOUNT, Kind.TIME, Kind.DURATION, Kind.DISTANCE, Kind.COUNT})
-PREFIX = 6  # letters two words must share to count as one term ("cardiologist" / "cardiology")
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 Related = Callable[[str], set[str]]
@@ -56,7 +55,7 @@ def relevance_failures(
         words = content_words(plain(sentence.text)) | content_words(lead_ins.get(sentence.chunk_ids[0], ""))
         for chunk_id in sentence.chunk_ids:
             words |= content_words(plain(headings[chunk_id]))
-        shares_term = any(_covers(forms, words) for forms in expanded.values())
+        shares_term = any(mentions(form, words) for forms in expanded.values() for form in forms)
         if not shares_term and float(cosine) < threshold:
             failures[index] = "not_relevant:no_question_terms"
     kind = asked_kind(question)
@@ -74,9 +73,3 @@ def relevance_cosine_threshold() -> float:
     """The calibrated cosine below which a sentence sharing no question term is off the question
     (answer_model.json, `review_relevance`, written by tools/fit_answer_model.py on the dev split)."""
     return float(load_models()["review_relevance"]["cosine_threshold"])
-
-
-def _covers(forms: set[str], words: set[str]) -> bool:
-    if forms & words:
-        return True
-    return any(len(form) >= PREFIX and any(word[:PREFIX] == form[:PREFIX] for word in words) for form in forms)

@@ -37,3 +37,14 @@ def content_words(text: str) -> set[str]:
 def numbers_in(text: str) -> set[str]:
     """Every number in the text, digits only (so "1,500" and "1500" compare equal)."""
     return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+
+
+SHARED_PREFIX = 6  # letters two words must share to count as one term: a stemmer-free morphology match
+
+
+def mentions(term: str, words: set[str] | frozenset[str]) -> bool:
+    """`term` (a stem) is among `words`, or one of them shares its first SHARED_PREFIX letters
+    ("cardiologist" and "cardiology")."""
+    if term in words:
+        return True
+    return len(term) >= SHARED_PREFIX and any(word[:SHARED_PREFIX] == term[:SHARED_PREFIX] for word in words)

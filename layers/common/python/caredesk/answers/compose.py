@@ -17,7 +17,7 @@ markup. Deterministic: scores are rounded before ranking and ties break on (chun
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -47,7 +47,6 @@ OTHER_DOCUMENT_DELTA = 1.0
 class Composition:
     sentences: list[DraftSentence]
     decision: Decision
-    scored: list[tuple[float, Candidate]] = field(default_factory=list)  # every candidate, best first
 
 
 def unit_model() -> LogisticModel:
@@ -70,8 +69,8 @@ def compose_answer(
     chosen = select(scored, terms)
     decision = decider.decide(decision_signals(scored, chosen, terms, passages))
     if not decision.answer:
-        return Composition([], decision, scored)
-    return Composition(render(chosen, terms), decision, scored)
+        return Composition([], decision)
+    return Composition(render(chosen, terms), decision)
 
 
 def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Candidate]]:

@@ -19,7 +19,7 @@ from caredesk.answers.question import Kind, asked_kind, holds_kind, salient_term
 from caredesk.answers.units import AnswerUnit, answer_units
 from caredesk.contracts import Passage
 from caredesk.quotes import plain
-from caredesk.text import content_words
+from caredesk.text import content_words, mentions
 
 UNIT_FEATURES = (
     "cosine",  # question . unit-in-context
@@ -42,8 +42,6 @@ UNIT_FEATURES = (
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
 
-PREFIX = 6  # letters two words must share to count as one term (a stemmer-free morphology match)
-
 Related = Callable[[str], set[str]]  # a word's stem -> stems a glossary/lexicon relates to it
 
 
@@ -61,11 +59,9 @@ class QuestionTerms:
         return sum(self.weights.values())
 
     def covers(self, stem: str, words: set[str] | frozenset[str]) -> bool:
-        """The stem, a word related to it, or a word sharing its first PREFIX letters ("cardiologist" and
-        "cardiology") is among `words`."""
-        if stem in words or self.related[stem] & words:
-            return True
-        return len(stem) >= PREFIX and any(word[:PREFIX] == stem[:PREFIX] for word in words)
+        """The stem (or a word sharing its first letters: caredesk.text.mentions) or a word related to it
+        is among `words`."""
+        return bool(self.related[stem] & words) or mentions(stem, words)
 
     def coverage(self, words: set[str] | frozenset[str]) -> float:
         """IDF-weighted share of the salient terms that `words` cover."""
