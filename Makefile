@@ -17,7 +17,7 @@ ASL_VALIDATOR_VERSION := 4.0.0
 
 include localstack.mk
 
-.PHONY: setup model lexicon demo up test test-unit test-integration test-e2e lint eval bench clean-cache help
+.PHONY: setup model lexicon demo up test test-unit test-integration test-e2e lint eval pii-eval bench clean-cache help
 
 help:
 	@echo "make demo    set everything up, ingest kb/ through S3, answer a scripted conversation"
@@ -105,6 +105,18 @@ lint: setup
 # The golden set through the pipeline in its own embedded stack; fails when the gate does.
 eval: setup
 	$(VENV)/bin/caredesk eval --embedded
+
+# The PII table of docs/guardrails.md: hand-written masker vs Presidio + spaCy, in a virtualenv of its
+# own (Presidio is not part of the product; eval/pii/requirements.txt pins it).
+PII_EVAL_VENV := $(CACHE)/pii-eval-venv
+$(STAMPS)/pii-eval-venv: eval/pii/requirements.txt
+	@mkdir -p $(STAMPS)
+	test -x $(PII_EVAL_VENV)/bin/python || $(PYTHON) -m venv $(PII_EVAL_VENV)
+	$(PII_EVAL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r eval/pii/requirements.txt
+	@touch $@
+
+pii-eval: $(STAMPS)/pii-eval-venv
+	PYTHONPATH=layers/common/python $(PII_EVAL_VENV)/bin/python tools/pii_eval.py --presidio --json eval/reports/pii_eval.json
 
 bench: setup
 	$(PY) bench/embedding_bench.py

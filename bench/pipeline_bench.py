@@ -190,11 +190,12 @@ def sample_stack(args: argparse.Namespace):
     """The live_stack recipe: stack + API, sample KB through S3, floor calibrated."""
     from caredesk_local.api import serving
     from caredesk_local.sample_kb import prepare_sample_kb
-    from caredesk_local.stack import EmbeddedStack, StackConfig
+    from caredesk_local.stack import WITHOUT_ANSWER_CACHE, EmbeddedStack, StackConfig
 
     shutil.rmtree(args.data_dir, ignore_errors=True)
+    # Repeats must run the pipeline (the direct path has no cache): bench/answer_cache_bench.py measures hits.
     config = StackConfig(data_dir=args.data_dir.resolve(), pg_port=args.pg_port, moto_port=args.moto_port,
-                         model_dir=args.model_dir.resolve())
+                         model_dir=args.model_dir.resolve(), seed_demo=True, parameters=dict(WITHOUT_ANSWER_CACHE))
     try:
         with EmbeddedStack(config) as stack, serving(stack, port=args.api_port) as running:
             with contextlib.redirect_stdout(sys.stderr):  # the ingest handler's Logger binds stdout

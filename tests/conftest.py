@@ -43,10 +43,15 @@ class StackHandle:
     api_url: str
     running: Any
 
-    def ask(self, question: str, *, tier: str = "public", patient_id: str = "", session_id: str | None = None):
+    # The tests' "browser": a public caller's session is bound to it (caredesk.sessions).
+    client_id: str = "tests-browser-0123456789abcdef"
+
+    def ask(self, question: str, *, tier: str = "public", patient_id: str = "", session_id: str | None = None,
+            client_id: str | None = None, contact_number: str | None = None):
         from caredesk_local.ask_client import ask
 
-        return ask(self.api_url, question, token=self.token(tier, patient_id), session_id=session_id)
+        return ask(self.api_url, question, token=self.token(tier, patient_id), session_id=session_id,
+                   client_id=client_id or self.client_id, contact_number=contact_number)
 
     @cached_property
     def _tokens(self) -> Any:
@@ -78,14 +83,16 @@ class StackHandle:
 def live_stack() -> Iterator[StackHandle]:
     from caredesk_local.api import serving
     from caredesk_local.sample_kb import prepare_sample_kb
-    from caredesk_local.stack import EmbeddedStack, StackConfig
+    from caredesk_local.stack import WITHOUT_ANSWER_CACHE, EmbeddedStack, StackConfig
 
     # Its own data dir and ports, so concurrent test sessions never share (or delete) a server.
     STACK_DATA_ROOT.mkdir(parents=True, exist_ok=True)
     data_dir = Path(tempfile.mkdtemp(prefix="stack-", dir=STACK_DATA_ROOT))
     data_dir.chmod(0o755)  # mkdtemp makes it 0700; the postgres OS user must reach its data dir
     pg_port, moto_port, api_port = free_ports(3)
-    config = StackConfig(data_dir=data_dir / "pgdata", pg_port=pg_port, moto_port=moto_port)
+    # Tests assert every step of a repeated question; tests of the answer cache switch it on per test.
+    config = StackConfig(data_dir=data_dir / "pgdata", pg_port=pg_port, moto_port=moto_port, seed_demo=True,
+                         parameters=dict(WITHOUT_ANSWER_CACHE))
     with EmbeddedStack(config) as stack, serving(stack, port=api_port, static_dir=REPO_ROOT / "web") as running:
         prepare_sample_kb(running)
         yield StackHandle(stack=stack, api_url=running.api_url, running=running)

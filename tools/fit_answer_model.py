@@ -118,7 +118,7 @@ def _signals(item: dict, unit: LogisticModel) -> dict[str, float]:
 def draft(item: dict, unit: LogisticModel, decision: LogisticModel):
     inputs = item["inputs"]
     return compose_answer(inputs.question_vector, inputs.terms, item["passages"], inputs.unit_vectors,
-                          scorer=unit, decider=DecisionModel(decision)).sentences
+                          scorer=unit, decider=DecisionModel(decision), parts=inputs.parts).sentences
 
 
 def fit_relevance(items: list[dict], embedder: Embedder, unit: LogisticModel, decision: LogisticModel) -> float:

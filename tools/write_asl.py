@@ -95,7 +95,15 @@ def reply_state(path: str) -> dict:
 
 def build() -> dict:
     states: dict[str, dict] = {
-        "Guard": lambda_task("guard", "GuardFunctionArn", "RouteAfterGuard"),
+        "Guard": lambda_task("guard", "GuardFunctionArn", "AdoptSession"),
+        # The session the guard decided (caredesk.sessions: a fresh one when the presented session
+        # belongs to another caller) is the session of every later step.
+        "AdoptSession": {
+            "Type": "Pass",
+            "InputPath": "$.guard.result.session_id",
+            "ResultPath": "$.session_id",
+            "Next": "RouteAfterGuard",
+        },
         "RouteAfterGuard": {
             "Type": "Choice",
             "Choices": [
@@ -109,9 +117,14 @@ def build() -> dict:
         "Retrieve": lambda_task("retrieve", "RetrieveFunctionArn", "RouteAfterRetrieve"),
         "RouteAfterRetrieve": {
             "Type": "Choice",
-            "Choices": [{"Variable": "$.retrieve.result.confident", "BooleanEquals": True, "Next": "Generate"}],
+            "Choices": [
+                # An approved answer from the answer cache: Retrieve already remembered and audited the turn.
+                {"Variable": "$.retrieve.result.cache_hit", "BooleanEquals": True, "Next": "CachedReply"},
+                {"Variable": "$.retrieve.result.confident", "BooleanEquals": True, "Next": "Generate"},
+            ],
             "Default": "NotConfidentReply",
         },
+        "CachedReply": reply_state("$.retrieve.result.reply"),
         "NotConfidentReply": reply_state("$.retrieve.result.reply"),
         "Generate": lambda_task("generate", "GenerateFunctionArn", "Review"),
         "Review": lambda_task("review", "ReviewFunctionArn", "RouteAfterReview"),
@@ -150,6 +163,16 @@ def build() -> dict:
                     "outcome": {"S": "error"},
                     "failed_step": {"S.$": "$.failed_step"},
                     "error": {"S.$": "$.error.Error"},
+                    # The keys every item has (caredesk.audit.build_item; a unit test compares them).
+                    # This step does no work of its own (0 ms); how long the request ran before it
+                    # failed is in the state machine's log (QueryStateMachineLogGroup).
+                    "duration_ms": {"N": "0"},
+                    "citations": {"L": []},
+                    "scores": {"M": {}},
+                    "flags": {"L": []},
+                    # Epoch seconds the API computed (the request mapping template / the local API):
+                    # ASL has no clock arithmetic. DynamoDB TTL removes the item then, like every other.
+                    "expires_at": {"N.$": "States.JsonToString($.audit_expires_at)"},
                 },
             },
             "ResultPath": None,

@@ -4,6 +4,9 @@
 
 (function () {
   const SESSION_KEY = "caredesk.session_id";
+  // A random id this browser keeps: the server binds a conversation to it (as a keyed hash), so a
+  // session id seen on someone else's screen continues nothing of theirs.
+  const CLIENT_KEY = "caredesk.client_id";
   const BADGES = {
     answered: "Answer from the clinic's documents",
     abstained: "I do not know",
@@ -24,13 +27,20 @@
   const errorBox = document.getElementById("error");
   const emptyHint = document.getElementById("empty-hint");
   const replyTemplate = document.getElementById("reply-template");
+  const contactRow = document.getElementById("contact-row");
+  const contact = document.getElementById("contact");
   let busy = false;
   let citationCounter = 0;
   // A signed-in patient or staff member arrives from the clinic's portal at /#token=<caller token>.
   // The fragment never reaches a server or its logs; the token is kept in memory only and the
   // address bar is cleared, so it is not bookmarked, shared or left in the history.
   let callerToken = takeTokenFromFragment();
-  window.addEventListener("hashchange", function () { callerToken = takeTokenFromFragment() || callerToken; });
+  // Only a signed-in caller can be called back (the server ignores a public caller's number).
+  contactRow.hidden = !callerToken;
+  window.addEventListener("hashchange", function () {
+    callerToken = takeTokenFromFragment() || callerToken;
+    contactRow.hidden = !callerToken;
+  });
 
   function takeTokenFromFragment() {
     const match = /(?:^#|&)token=([A-Za-z0-9._-]+)/.exec(window.location.hash || "");
@@ -44,6 +54,18 @@
     if (callerToken) headers["Authorization"] = "Bearer " + callerToken;
     return headers;
   }
+
+  function clientId() {
+    let id = null;
+    try { id = window.localStorage.getItem(CLIENT_KEY); } catch (e) { /* private mode */ }
+    if (id && /^[A-Za-z0-9_-]{16,64}$/.test(id)) return id;
+    const bytes = new Uint8Array(18);
+    window.crypto.getRandomValues(bytes);
+    id = Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+    try { window.localStorage.setItem(CLIENT_KEY, id); } catch (e) { /* memory only: this page's turns */ }
+    return id;
+  }
+  const browserId = clientId();
 
   function sessionId() {
     try { return window.sessionStorage.getItem(SESSION_KEY); } catch (e) { return null; }
@@ -198,9 +220,11 @@
   }
 
   async function ask(text) {
-    const body = { question: text };
+    const body = { question: text, client_id: browserId };
     const session = sessionId();
     if (session) body.session_id = session;
+    const number = callerToken ? contact.value.trim() : "";
+    if (number) body.contact_number = number;
     let response;
     try {
       response = await fetch("ask", {

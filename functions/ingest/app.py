@@ -7,7 +7,7 @@ from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from caredesk.embedding import get_embedder
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
-from caredesk.ingest.pipeline import DEFAULT_MAX_BYTES, IngestPipeline
+from caredesk.ingest.pipeline import DEFAULT_MAX_BYTES, IngestPipeline, ObjectOutcome
 from caredesk.ingest.s3_events import parse_notification
 from caredesk.runtime import audit_trail
 from caredesk.store.db import connection_from_env
@@ -27,10 +27,16 @@ TARGET_WORDS = int(os.environ.get("CAREDESK_CHUNK_TARGET_WORDS", DEFAULT_TARGET_
 @metrics.log_metrics
 def handler(event: dict, context) -> dict:
     notification = parse_notification(event)
+    # Each object's log lines carry its ingest trace id (the audit item's), as Powertools' correlation id.
     pipeline = IngestPipeline(s3=S3, conn=connection_from_env(), embed=EMBEDDER.embed, audit=AUDIT, max_bytes=MAX_BYTES,
-                              target_words=TARGET_WORDS)
+                              target_words=TARGET_WORDS, correlate=logger.set_correlation_id, report=_report)
     outcomes = pipeline.handle(notification.records)
-    for outcome in outcomes:
-        metrics.add_metric(name=f"Ingest_{outcome.outcome}", unit=MetricUnit.Count, value=1)
-        logger.info("ingested", key=outcome.key, outcome=outcome.outcome, added=outcome.added, kept=outcome.kept)
     return {"objects": [o.__dict__ for o in outcomes]}
+
+
+def _report(outcome: ObjectOutcome) -> None:
+    """Metrics and a log line per object, failed ones included (the event may still fail as a whole)."""
+    metrics.add_metric(name=f"Ingest_{outcome.outcome}", unit=MetricUnit.Count, value=1)
+    metrics.add_metric(name="Ingest_Embedded", unit=MetricUnit.Count, value=outcome.embedded + outcome.units_embedded)
+    logger.info("ingested", key=outcome.key, outcome=outcome.outcome, added=outcome.added, kept=outcome.kept,
+                error=outcome.error)

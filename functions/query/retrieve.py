@@ -4,10 +4,12 @@ import os
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from caredesk.answer_cache import knowledge_version, serve_from_cache
 from caredesk.calibration import floor_in_force
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
-from caredesk.runtime import audit_trail
+from caredesk.observability import STEP_TRACE_ID, step_metrics
+from caredesk.runtime import answer_cache, audit_trail, session_memory
 from caredesk.steps.retrieve_step import RetrieveConfig, run_retrieve
 from caredesk.store.db import connection_from_env
 from caredesk.store.search import SearchMode
@@ -17,6 +19,9 @@ tracer = Tracer()
 metrics = Metrics()
 AUDIT = audit_trail()
 EMBEDDER = get_embedder()
+MEMORY = session_memory()
+# Keyed by the answering pipeline too: answers of another model or generator backend are not served.
+ANSWER_CACHE = answer_cache(EMBEDDER.model_version)
 CONFIG = RetrieveConfig(
     k=int(os.environ.get("CAREDESK_RETRIEVE_K", "5")),
     mode=SearchMode(os.environ.get("CAREDESK_SEARCH_MODE", "hybrid")),
@@ -26,12 +31,20 @@ CONFIG = RetrieveConfig(
 MEASURE_WITHIN_S = float(os.environ.get("CAREDESK_INLINE_CALIBRATION_S", "8"))
 
 
-@logger.inject_lambda_context(log_event=False)
+@logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
+@step_metrics(metrics, "retrieve")
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event, requires=("guard",))
     conn = connection_from_env()
+    version = None
+    if ANSWER_CACHE is not None:
+        version = knowledge_version(conn)  # what an approved answer is cached under (Review stores it)
+        hit = serve_from_cache(step_event, cache=ANSWER_CACHE, version=version, memory=MEMORY, audit=AUDIT)
+        metrics.add_metric(name="Retrieve_CacheHit" if hit else "Retrieve_CacheMiss", unit=MetricUnit.Count, value=1)
+        if hit is not None:
+            return hit.model_dump(mode="json")
     budget = min(MEASURE_WITHIN_S, context.get_remaining_time_in_millis() / 1000 - 8)  # keep time to search
     floor = floor_in_force(conn, EMBEDDER, measure_within_s=budget, k=CONFIG.k, mode=CONFIG.mode)
     result = run_retrieve(step_event, conn=conn, embedder=EMBEDDER, floor=floor, audit=AUDIT, config=CONFIG)
@@ -39,4 +52,4 @@ def handler(event: dict, context) -> dict:
     metrics.add_metric(
         name="Retrieve_Confident" if result.confident else "Retrieve_BelowFloor", unit=MetricUnit.Count, value=1
     )
-    return result.model_dump(mode="json")
+    return result.model_copy(update={"knowledge_version": version}).model_dump(mode="json")

@@ -2,9 +2,11 @@
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from caredesk.answer_cache import remember_answer
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
-from caredesk.runtime import audit_trail, session_memory
+from caredesk.observability import STEP_TRACE_ID, step_metrics
+from caredesk.runtime import answer_cache, audit_trail, contact_sealer, session_memory
 from caredesk.steps.review_step import run_review
 
 logger = Logger()
@@ -12,14 +14,20 @@ tracer = Tracer()
 metrics = Metrics()
 AUDIT = audit_trail()
 MEMORY = session_memory()
+SEALER = contact_sealer()
 EMBEDDER = get_embedder()
+# The same pipeline identity as RetrieveFunction's, so what Review stores is what Retrieve looks up.
+ANSWER_CACHE = answer_cache(EMBEDDER.model_version)
 
 
-@logger.inject_lambda_context(log_event=False)
+@logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
+@step_metrics(metrics, "review")
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event, requires=("guard", "retrieve", "generate"))
-    result = run_review(step_event, embed=EMBEDDER.embed, memory=MEMORY, audit=AUDIT)
+    result = run_review(step_event, embed=EMBEDDER.embed, memory=MEMORY, audit=AUDIT, sealer=SEALER)
     metrics.add_metric(name=f"Review_{result.verdict.value}", unit=MetricUnit.Count, value=1)
+    if ANSWER_CACHE is not None:
+        remember_answer(step_event, result, cache=ANSWER_CACHE)
     return result.model_dump(mode="json")

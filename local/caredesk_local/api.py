@@ -20,12 +20,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import threading
 import time
 import urllib.parse
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -33,6 +35,8 @@ from typing import Any
 
 import jsonschema
 from caredesk import api_routes
+from caredesk.audit import expires_at as audit_expires_at
+from caredesk.errors import CareDeskError, InvalidRequestError
 from caredesk.replies import DISCLAIMER, ERROR_ANSWER
 from caredesk.store.db import connect
 from caredesk.tiers import Tier
@@ -43,7 +47,7 @@ from caredesk_local.running import RunningStack
 LOG = logging.getLogger("caredesk.local.api")
 EXECUTION_DEADLINE_S = 60.0
 POLL_INTERVAL_S = 0.05
-MAX_BODY_BYTES = 64 * 1024
+MAX_BODY_BYTES = api_routes.MAX_BODY_BYTES
 
 
 def ask_schema(template_body: dict[str, Any]) -> dict[str, Any]:
@@ -103,8 +107,11 @@ def _without_extensions(value: Any) -> Any:
 
 def execution_input(body: dict[str, Any], *, request_id: str, tier: str, patient_id: str) -> dict[str, Any]:
     """What the template's request mapping template builds from a validated body."""
+    # The fail-safe audit item's TTL: the state machine writes it itself and has no clock arithmetic.
+    retention_days = int(os.environ.get("CAREDESK_AUDIT_RETENTION_DAYS", "400"))  # the template's Globals
     return {
         "trace_id": request_id,
+        "audit_expires_at": audit_expires_at(datetime.now(UTC), retention_days),
         "session_id": body.get("session_id") or request_id,
         "request": body,
         "caller": {"tier": tier, "patient_id": patient_id},
@@ -176,20 +183,13 @@ class LocalApi:
     def ask(self, raw: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
         request_id = str(uuid.uuid4())
         caller = self._caller("POST", "/ask", headers)  # API Gateway authorizes before it validates
-        if len(raw) > MAX_BODY_BYTES:
-            return HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"message": f"request body over {MAX_BODY_BYTES} bytes"}
-        try:
-            body = json.loads(raw or b"null")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return HTTPStatus.BAD_REQUEST, {"message": "Invalid request body: not JSON"}
+        body = api_routes.json_body(raw)
         errors = sorted(self._validator.iter_errors(body), key=lambda e: list(e.path))
         if errors:
-            return HTTPStatus.BAD_REQUEST, {"message": f"Invalid request body: {_describe(errors[0])}"}
-        try:
-            # The mapping template's rule: no tier in the authorizer context means a public caller.
-            tier = Tier.parse(caller.get("tier") or "public").label
-        except Exception:  # noqa: BLE001 - UnknownTierError: a caller cannot invent a tier
-            return HTTPStatus.FORBIDDEN, {"message": "unknown caller tier"}
+            raise InvalidRequestError(f"Invalid request body: {_describe(errors[0])}")
+        # The mapping template's rule: no tier in the authorizer context means a public caller; a tier
+        # that is not one of ours is UnknownTierError (a 403): a caller cannot invent a tier.
+        tier = Tier.parse(caller.get("tier") or "public").label
         execution = execution_input(body, request_id=request_id, tier=tier, patient_id=caller.get("patientId", ""))
         status, output = self._runner.run(execution)
         if status == "SUCCEEDED" and output is not None:
@@ -199,16 +199,16 @@ class LocalApi:
 
     def governance(self) -> tuple[int, dict[str, Any]]:
         services = self._services
-        with connect(services.dsn) as conn:
-            return api_routes.governance(services.template_body, conn=conn, model_dir=services.model_dir)
+        return api_routes.governance(services.template_body, open_connection=lambda: connect(services.dsn),
+                                     model_dir=services.model_dir)
 
     def passage(self, query: dict[str, list[str]], headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
         caller = self._caller("GET", "/passage", headers, query)
         chunk_ids = query.get("chunk_id", [])
         if len(chunk_ids) != 1:
-            return HTTPStatus.BAD_REQUEST, {"message": "Invalid query: exactly one chunk_id is required"}
-        with connect(self._services.dsn) as conn:
-            return api_routes.passage(chunk_ids[0], tier_name=caller.get("tier"), conn=conn)
+            raise InvalidRequestError("Invalid query: exactly one chunk_id is required")
+        return api_routes.passage(chunk_ids[0], tier_name=caller.get("tier"),
+                                  open_connection=lambda: connect(self._services.dsn))
 
     def upload_url(self, raw: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
         caller = self._caller("POST", "/upload-url", headers)
@@ -278,7 +278,37 @@ class LocalApi:
                     status, payload = route()
                 except AuthorizerRefusal as refusal:
                     status, payload = refusal.status, refusal.payload
+                except CareDeskError as error:
+                    # The same table the Lambda routes use (api_routes.ERROR_REPLIES).
+                    reply = api_routes.error_response(error)
+                    if reply is None:
+                        raise
+                    status, payload = reply
                 self._send(status, payload)
+
+            def handle_one_request(self) -> None:
+                # What API Gateway does with a fault behind it: a JSON 5xx, never a dropped connection.
+                try:
+                    super().handle_one_request()
+                except Exception:  # noqa: BLE001 - the last line before the socket; logged in full
+                    LOG.exception("unhandled error answering %s %s", self.command, self.path)
+                    self.close_connection = True
+                    with contextlib.suppress(OSError):
+                        self._send(HTTPStatus.INTERNAL_SERVER_ERROR, {"message": "Internal server error"})
+
+            def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+                # http.server's own refusals (431 oversized headers, 414, 400 bad request line, 505)
+                # are HTML pages by default; every reply of this API is JSON.
+                self.close_connection = True
+                if self.request_version == "HTTP/0.9":
+                    # Not parsed far enough to know the version (a bad request line): an HTTP/0.9
+                    # reply would have no status line or headers, so answer as HTTP/1.1.
+                    self.request_version = self.protocol_version
+                try:
+                    phrase = HTTPStatus(code).phrase
+                except ValueError:
+                    phrase = "error"
+                self._send(code, {"message": message or phrase})
 
             def _body(self) -> bytes | None:
                 try:

@@ -16,11 +16,16 @@ from caredesk.guard.gate import GuardAction
 from caredesk.steps.guard_step import OUTCOME_BY_ACTION
 
 REPLY_OUTCOMES = {outcome.value for outcome in Outcome}
+SIDE_RECORDS = {"handover", "session"}
 
 
 def reply_outcome(items: list[dict[str, Any]]) -> str:
-    """The outcome the caller saw: the last step's, with the guard's action mapped to a reply outcome."""
-    last = max(items, key=lambda i: (i.get("sk", ""), i.get("at", "")))
+    """The outcome the caller saw: the last step's, with the guard's action mapped to a reply outcome.
+
+    A handover's state changes (opened, shown, closed) and a foreign-session item are not the reply:
+    they decide only a trace that holds nothing else (a staff action)."""
+    steps = [i for i in items if i.get("step") not in SIDE_RECORDS] or list(items)
+    last = max(steps, key=lambda i: (i.get("sk", ""), i.get("at", "")))
     outcome = str(last.get("outcome", ""))
     if last.get("step") == "guard":
         try:
@@ -31,6 +36,8 @@ def reply_outcome(items: list[dict[str, Any]]) -> str:
         return OUTCOME_BY_ACTION[action].value if action in OUTCOME_BY_ACTION else "incomplete:guard"
     if last.get("step") == "failsafe":
         return Outcome.ERROR.value
+    if last.get("step") in SIDE_RECORDS:
+        return f"{last.get('step')}:{outcome}"
     if last.get("step") == "retrieve" and outcome == "below_floor":
         return Outcome.ABSTAINED.value
     return outcome if outcome in REPLY_OUTCOMES else f"incomplete:{last.get('step')}"

@@ -1,4 +1,5 @@
-"""The `caredesk` command line (dev only): up, ingest, search, ask, token, audit, docs, calibrate, eval, bench.
+"""The `caredesk` command line (dev only): up, seed-demo, ingest, search, ask, token, audit, handovers, docs,
+calibrate, eval, bench.
 
 `up` runs the embedded stack until stopped; every other command talks to the running stack and
 says so plainly when none is running. With --json a command prints exactly one JSON document on
@@ -15,14 +16,17 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from caredesk_local import handovers_cli
 from caredesk_local.running import NoStackError, clear_state, find_stack, write_state
 
 LOG = logging.getLogger("caredesk.cli")
 BENCHES = ("embedding", "ingest", "pipeline", "retrieval")
+INGEST_LISTED_FILES = 50  # `caredesk ingest` of more files lists only the failures above its summary table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
     up.add_argument("--data-dir", type=Path, help="Postgres data dir (default .cache/pgdata)")
     up.set_defaults(run=_cmd_up)
 
+    seed = sub.add_parser("seed-demo", help="load the 45 synthetic demo appointments (never done by a migration)")
+    seed.add_argument("--dsn", help="Postgres to seed (default: the running stack's); its schema must be migrated")
+    seed.add_argument("--json", action="store_true")
+    seed.set_defaults(run=_cmd_seed_demo)
+
     ingest = sub.add_parser("ingest", help="upload files to the bucket under kb/<tier>/ and wait for the outcome")
     ingest.add_argument("paths", nargs="+", type=Path)
     ingest.add_argument("--tier")
@@ -68,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--session")
     ask.add_argument("--tier", default="public", help="signs in as this tier (a caller token); public sends none")
     ask.add_argument("--patient", default="", help="the patient id a patient-tier caller signs in as (PAT-001...)")
+    ask.add_argument("--contact", help="a call-back number, used only if a signed-in patient's question is handed over")
     ask.add_argument("--json", action="store_true")
     ask.set_defaults(run=_cmd_ask)
 
@@ -93,7 +103,13 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--requests", action="store_true", help="one summary per request instead of one line per step")
     audit.add_argument("--json", action="store_true")
     audit.add_argument("--csv", action="store_true")
+    audit.add_argument("--decrypt", action="store_true",
+                       help="(auditors, with `trace`/`session`) show the sealed part of each question: the condition "
+                            "or date at-rest masking removed; each decrypted trace gets an audit_decrypt item")
+    audit.add_argument("--reason", help="why you decrypt (required with --decrypt; recorded in the audit trail)")
     audit.set_defaults(run=_cmd_audit)
+
+    handovers_cli.add_parser(sub)
 
     docs = sub.add_parser("docs", help="indexed documents with version, chunks and last outcome")
     docs.add_argument("--json", action="store_true")
@@ -154,9 +170,24 @@ def _cmd_up(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- seed-demo ----------------------------------------------------------------------------------
+def _cmd_seed_demo(args: argparse.Namespace) -> int:
+    from caredesk.store.db import connect
+
+    from caredesk_local.demo_seed import seed_demo_appointments
+
+    dsn = args.dsn or find_stack().info["dsn"]
+    with connect(dsn) as conn:
+        inserted = seed_demo_appointments(conn)
+    result = {"seeded": "appointments", "inserted": inserted}
+    _print(result, args.json, lambda r: f"demo appointments: {r['inserted']} inserted"
+                                        + (" (already seeded)" if r["inserted"] == 0 else ""))
+    return 0
+
+
 # -- ingest -------------------------------------------------------------------------------------
 def _cmd_ingest(args: argparse.Namespace) -> int:
-    from caredesk_local.ingest_cli import dry_run, plan_uploads, upload_and_wait
+    from caredesk_local.ingest_cli import dry_run, plan_uploads, summary_table, upload_and_wait
 
     try:
         uploads = plan_uploads(args.paths, tier=args.tier)
@@ -168,13 +199,19 @@ def _cmd_ingest(args: argparse.Namespace) -> int:
         _print(report, args.json, lambda r: _format_dry_run(r))
         return 0 if all(r["ok"] for r in report) else 1
     stack = find_stack()
-    results = upload_and_wait(stack, uploads)
+    started = time.monotonic()
+    results = upload_and_wait(stack, uploads, progress=sys.stderr)  # progress on stderr: --json stays one document
+    table = summary_table(results, time.monotonic() - started)
+    if args.json:
+        print(table, file=sys.stderr)
+    # Thousands of files: list only the failures above the table.
+    listed = results if len(results) <= INGEST_LISTED_FILES else [r for r in results if r["outcome"] == "failed"]
     _print(results, args.json, lambda rs: "\n".join(
-        f"{r['source']}: {r['outcome']}" + (f" - {r.get('error')}" if r["outcome"] == "failed" else
-                                            f" (glossary: {r.get('glossary_entries', 0)} entries)"
-                                            if r.get("kind") == "glossary" else
-                                            f" (+{r.get('chunks_added', 0)} ={r.get('chunks_kept', 0)} "
-                                            f"-{r.get('chunks_removed', 0)})") for r in rs))
+        [f"{r['source']}: {r['outcome']}" + (f" - {r.get('error')}" if r["outcome"] == "failed" else
+                                             f" (glossary: {r.get('glossary_entries', 0)} entries)"
+                                             if r.get("kind") == "glossary" else
+                                             f" (+{r.get('chunks_added', 0)} ={r.get('chunks_kept', 0)} "
+                                             f"-{r.get('chunks_removed', 0)})") for r in listed] + [table]))
     return 0 if all(r["outcome"] != "failed" for r in results) else 1
 
 
@@ -215,7 +252,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
 def _cmd_ask(args: argparse.Namespace) -> int:
     from caredesk.errors import CareDeskError
 
-    from caredesk_local.ask_client import ask
+    from caredesk_local.ask_client import ask, local_client_id
     from caredesk_local.caller_credentials import CallerTokens
     from caredesk_local.render import format_reply
 
@@ -225,7 +262,8 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     except CareDeskError as exc:  # an unknown tier, or a patient without a patient id
         print(f"caredesk ask: {exc}", file=sys.stderr)
         return 2
-    status, reply = ask(stack.api_url, args.text, session_id=args.session, token=token)
+    status, reply = ask(stack.api_url, args.text, session_id=args.session, token=token,
+                        client_id=local_client_id(), contact_number=args.contact)
     _print(reply, args.json, format_reply)
     return 0 if status == 200 else 1
 
@@ -263,6 +301,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
     from caredesk_local.render import timeline, to_csv
 
+    if args.decrypt and (args.what == "since" or not (args.reason or "").strip()):
+        print("caredesk audit: --decrypt works with `trace` or `session` and needs --reason", file=sys.stderr)
+        return 2
     stack = find_stack()
     trail = AuditTrail(stack.table("audit_table"))
     per_request = args.requests or args.about is not None
@@ -280,6 +321,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         # Per request, every step is needed (the question is on the guard item, the citations on the last).
         item_filters = {} if per_request else {"outcome": args.outcome, "step": args.step}
         items = sorted(trail.since(since, until=until, **item_filters), key=lambda i: i["at"])
+    if args.decrypt:
+        from caredesk.audit_seal import QuerySealer
+
+        from caredesk_local.audit_decrypt import decrypt_sealed
+
+        sealer = QuerySealer(stack.client("kms"), stack.info["audit_key"])
+        items = decrypt_sealed(items, trail=trail, sealer=sealer, reason=args.reason)
     if per_request:
         return _print_requests(items, args)
     if args.outcome and args.what != "since":

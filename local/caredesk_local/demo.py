@@ -20,7 +20,9 @@ from caredesk_local.render import format_reply, timeline
 from caredesk_local.sample_kb import prepare_sample_kb
 from caredesk_local.stack import REPO_ROOT, EmbeddedStack, StackConfig
 
-DEMO_CONFIG = StackConfig(data_dir=REPO_ROOT / ".cache" / "pgdata-demo", pg_port=15434, moto_port=15051)
+# The demo seeds the 45 synthetic appointments (as `caredesk seed-demo` does); no migration loads them.
+DEMO_CONFIG = StackConfig(data_dir=REPO_ROOT / ".cache" / "pgdata-demo", pg_port=15434, moto_port=15051,
+                          seed_demo=True)
 DEMO_API_PORT = 3100
 
 # (question, tier, patient id, same session as the previous turn?)

@@ -15,7 +15,10 @@ What is emulated, and how it differs from AWS:
 - S3 notifications from moto lack `sequencer` and `versionId`; they are added here from the
   stored key, with a sequencer that increases across restarts (time-based);
 - moto sends no notification when a delete in a versioned bucket creates a delete marker; S3 sends
-  `ObjectRemoved:DeleteMarkerCreated`, and so does this runtime.
+  `ObjectRemoved:DeleteMarkerCreated`, and so does this runtime;
+- moto notifies a permanent delete of one version (`DeleteObject` with a `VersionId`) only when it
+  was the key's last version, naming the newest one; S3 sends `ObjectRemoved:Delete` naming the
+  deleted version (an old one, the current one or a delete marker) every time, and so does this runtime.
 """
 
 from __future__ import annotations
@@ -37,11 +40,14 @@ from typing import Any
 
 import boto3
 
+from caredesk_local.function_logs import route_function_logs
+
 SEAMS = (
     ("moto.awslambda.models", "LambdaFunction._invoke_lambda", ("self", "event")),
     ("moto.s3.notifications", "_invoke_awslambda", ("account_id", "event_body", "fn_arn", "region_name")),
     ("moto.s3.notifications", "_get_s3_event", ("event_name", "bucket", "key", "notification_id")),
     ("moto.s3.models", "S3Backend._set_delete_marker", ("self", "bucket_name", "key_name")),
+    ("moto.s3.models", "S3Backend.delete_object", ("self", "bucket_name", "key_name", "version_id")),
 )
 
 
@@ -115,13 +121,14 @@ class LocalFunction:
             module = importlib.util.module_from_spec(spec)
             sys.modules[unique] = module
             spec.loader.exec_module(module)
+            route_function_logs()  # its module-scope Logger would write to the command's stdout
             self._module = module
         return getattr(self._module, function_name)
 
 
 @dataclass(frozen=True)
 class _DeleteMarkerView:
-    """What moto's event builder reads from a key, for a delete marker (which has no body)."""
+    """What moto's event builder reads from a key, for a delete marker or a deleted version (no body)."""
 
     name: str
     version_id: str
@@ -251,7 +258,26 @@ class InProcessLambdaRuntime:
             )
             return marker
 
+        original_delete = self._originals["delete_object"] = s3_models.S3Backend.delete_object
+
+        def _delete_object(backend: Any, bucket_name: str, key_name: str, version_id: str | None = None,
+                           *args: Any, **kwargs: Any) -> Any:
+            bucket = backend.get_bucket(bucket_name)
+            if version_id is None or not bucket.is_versioned:
+                return original_delete(backend, bucket_name, key_name, version_id, *args, **kwargs)
+            existed = any(str(v.version_id) == str(version_id) for v in bucket.keys.getlist(key_name, []))
+            result = original_delete(backend, bucket_name, key_name, version_id, *args, **kwargs)
+            # moto notifies only when the key's last version went (then naming it rightly); otherwise S3's
+            # event is sent here.
+            if existed and result[0] and bucket.keys.getlist(key_name, []):
+                s3_notifications.send_event(
+                    backend.account_id, s3_notifications.S3NotificationEvent.OBJECT_REMOVED_DELETE_EVENT, bucket,
+                    _DeleteMarkerView(key_name, str(version_id)),
+                )
+            return result
+
         lambda_models.LambdaFunction._invoke_lambda = _invoke_lambda
+        s3_models.S3Backend.delete_object = _delete_object
         s3_notifications._invoke_awslambda = _invoke_awslambda
         s3_notifications._get_s3_event = _get_s3_event
         s3_models.S3Backend._set_delete_marker = _set_delete_marker
@@ -264,6 +290,8 @@ class InProcessLambdaRuntime:
         import moto.s3.notifications as s3_notifications
 
         s3_models.S3Backend._set_delete_marker = self._originals.pop("set_delete_marker")
+        s3_models.S3Backend.delete_object = self._originals.pop("delete_object")
         lambda_models.LambdaFunction._invoke_lambda = self._originals.pop("invoke_lambda")
         s3_notifications._invoke_awslambda = self._originals.pop("s3_invoke")
         s3_notifications._get_s3_event = self._originals.pop("s3_event")
+

@@ -7,6 +7,23 @@ import io
 import json
 from typing import Any
 
+# OWASP's CSV-injection rule: a cell a spreadsheet would read as a formula (it starts with = + - @, a
+# tab or a carriage return) gets a leading single quote, so it shows as the text it is. Questions are
+# written by anyone on the internet; an auditor opens the export in Excel.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell neutralised against formula injection; other values unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
+        return "'" + value
+    return value
+
+
+def _safe_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: spreadsheet_safe(value) for key, value in row.items()}
+
+
 CSV_COLUMNS = ["trace_id", "at", "step", "outcome", "duration_ms", "session_id", "tier", "masked_query",
                "source", "citations", "scores", "flags", "error"]
 
@@ -48,7 +65,7 @@ def to_csv(items: list[dict[str, Any]]) -> str:
         row = dict(item)
         for key in ("citations", "scores", "flags"):
             row[key] = json.dumps(item.get(key, []))
-        writer.writerow(row)
+        writer.writerow(_safe_row(row))
     return buffer.getvalue()
 
 
@@ -79,13 +96,13 @@ def traces_csv(summaries: list[dict[str, Any]]) -> str:
     writer = csv.DictWriter(buffer, fieldnames=TRACE_CSV_COLUMNS, extrasaction="ignore")
     writer.writeheader()
     for s in summaries:
-        writer.writerow({
+        writer.writerow(_safe_row({
             **s,
             "cited_sources": ";".join(dict.fromkeys(c["source"] for c in s["citations"])),
             "cited_headings": ";".join(dict.fromkeys(c.get("heading") or "" for c in s["citations"])),
             "steps": ">".join(s["steps"]),
             "flags": ";".join(s["flags"]),
-        })
+        }))
     return buffer.getvalue()
 
 

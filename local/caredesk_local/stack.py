@@ -24,6 +24,7 @@ import boto3
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
 
+from caredesk_local.demo_seed import seed_demo_appointments
 from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
 from caredesk_local.postgres import EmbeddedPostgres
 from caredesk_local.template import ACCOUNT_ID, REGION, StackTemplate
@@ -38,7 +39,11 @@ EMULATED = {
     "AWS::S3::Bucket": "moto S3 (with the functions' S3 event notifications)",
     "AWS::DynamoDB::Table": "moto DynamoDB (keys, GSIs, TTL)",
     "AWS::SNS::Topic": "moto SNS",
-    "AWS::SQS::Queue": "moto SQS",
+    "AWS::SQS::Queue": "moto SQS (redrive policy honoured)",
+    "AWS::SQS::QueuePolicy": "moto SQS queue policy (not enforced locally)",
+    "AWS::SNS::Subscription": "moto SNS subscription (sqs: delivered to the moto queue; email: recorded, not sent)",
+    "AWS::KMS::Key": "moto KMS (key policies are not enforced locally)",
+    "AWS::KMS::Alias": "moto KMS alias",
     "AWS::Serverless::Function": "moto Lambda, handler run in-process",
     "AWS::Serverless::LayerVersion": "the layer's package is installed in the virtualenv",
     "AWS::Serverless::StateMachine": "moto Step Functions with its ASL interpreter",
@@ -47,12 +52,23 @@ EMULATED = {
     "AWS::IAM::Role": "moto IAM (policies are not enforced locally)",
     "AWS::Lambda::Permission": "moto Lambda resource policy (the local API calls the routes' logic directly)",
     "AWS::SecretsManager::Secret": "moto Secrets Manager (GenerateSecretString honoured; new value per start)",
+    "AWS::CloudWatch::Alarm": "not created locally (no metrics are published here); tests/unit/test_observability.py "
+                              "checks each alarm reads metrics the functions or the log filter emit",
+    "AWS::Logs::MetricFilter": "not created locally (the state machine's log is not shipped to moto); checked by "
+                               "tests/unit/test_observability.py",
+    "Custom::DatabaseMigrations": "applied at start by caredesk.store.migrations, the runner MigrateFunction uses",
 }
 
 
 # GenerateSecretString keys that GetRandomPassword shares (the JSON-template ones are not emulated).
 RANDOM_PASSWORD_OPTIONS = {"PasswordLength", "ExcludeCharacters", "ExcludeNumbers", "ExcludePunctuation",
                            "ExcludeUppercase", "ExcludeLowercase", "IncludeSpace", "RequireEachIncludedType"}
+
+
+LOCAL_PARAMETERS = {"DatabaseSecretArn": "local-dsn-in-environment", "CreateDatabase": "false"}
+# Stacks that measure the pipeline itself (tests, the golden-set evaluation): a repeated question must
+# run every step, not be answered from the answer cache (caredesk/answer_cache.py).
+WITHOUT_ANSWER_CACHE = {**LOCAL_PARAMETERS, "AnswerCacheTtlInHours": "0"}
 
 
 class StackError(Exception):
@@ -66,7 +82,11 @@ class StackConfig:
     pg_port: int = 15432
     moto_port: int = 15050
     model_dir: Path = REPO_ROOT / ".cache" / "model"
-    parameters: dict[str, str] = field(default_factory=lambda: {"DatabaseSecretArn": "local-dsn-in-environment"})
+    # The embedded Postgres stands in for the database: the template's CreateDatabase resources (VPC,
+    # Aurora, RDS Proxy, endpoints) are not created locally (docs/deploy.md).
+    parameters: dict[str, str] = field(default_factory=lambda: dict(LOCAL_PARAMETERS))
+    # Load the 45 demo appointments after migrating (make demo, tests, eval); `caredesk up` does not.
+    seed_demo: bool = False
     # A function's `Schedule` event fires at the template's rate; tests may set a shorter period (seconds).
     schedule_period_s: float | None = None
 
@@ -81,6 +101,8 @@ class EmbeddedStack:
     _moto: Any = None
     _saved_env: dict[str, str | None] = field(default_factory=dict)
     schedules: list[LocalSchedule] = field(default_factory=list)
+    # moto assigns key ids at creation; aliases (what the functions are given) point to them.
+    kms_key_ids: dict[str, str] = field(default_factory=dict)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> EmbeddedStack:
@@ -159,6 +181,10 @@ class EmbeddedStack:
             "sessions_table": self.name("SessionsTable"),
             "state_machine_arn": self.arn("QueryStateMachine"),
             "handover_topic_arn": self.arn("HandoverTopic"),
+            "handover_queue": self.name("HandoverQueue"),
+            "handovers_table": self.name("HandoversTable"),
+            "handover_key": self.name("HandoverContactKeyAlias"),
+            "audit_key": self.name("AuditQueryKeyAlias"),
             "dead_letter_queue": self.name("IngestDeadLetterQueue"),
             "caller_token_secret": self.name("CallerTokenKey"),
             "calibrate_function": self.name("CalibrateFunction"),
@@ -173,6 +199,8 @@ class EmbeddedStack:
         with connect(self.postgres.dsn) as conn:
             applied = apply_migrations(conn, self.config.root / "sql")
             conn.commit()
+            if self.config.seed_demo:
+                seed_demo_appointments(conn)
         LOG.info("postgres ready on port %s; migrations applied: %s", self.config.pg_port, applied or "none pending")
 
     def _start_moto(self) -> None:
@@ -239,6 +267,10 @@ class EmbeddedStack:
             "AWS::DynamoDB::Table",
             "AWS::SNS::Topic",
             "AWS::SQS::Queue",
+            "AWS::SQS::QueuePolicy",
+            "AWS::SNS::Subscription",
+            "AWS::KMS::Key",
+            "AWS::KMS::Alias",
             "AWS::SecretsManager::Secret",
             "AWS::Serverless::LayerVersion",
             "AWS::Serverless::Function",
@@ -248,11 +280,18 @@ class EmbeddedStack:
             "AWS::Lambda::Permission",
         ]
         resources = template.resources()
+        for logical_id, spec in template.body["Resources"].items():
+            if not template.created(logical_id):
+                self.report[logical_id] = f"not created: its condition {spec['Condition']} is false"
         for resource in resources:
             if resource.type not in EMULATED:
                 self.report[resource.logical_id] = f"NOT EMULATED locally: {resource.type}"
+            elif resource.type not in order:  # done by an earlier step (the migrations: _start_postgres)
+                self.report[resource.logical_id] = EMULATED[resource.type]
         for type_ in order:
-            for resource in [r for r in resources if r.type == type_]:
+            # A queue's dead-letter queue exists before the queue that redrives to it.
+            for resource in sorted([r for r in resources if r.type == type_],
+                                   key=lambda r: "RedrivePolicy" in r.properties):
                 creator = getattr(self, "_create_" + type_.split("::")[-1].lower())
                 creator(resource, role_arn)
                 self.report[resource.logical_id] = EMULATED[type_]
@@ -291,7 +330,34 @@ class EmbeddedStack:
         self.client("sns").create_topic(Name=self.name(resource.logical_id))
 
     def _create_queue(self, resource: Any, role_arn: str) -> None:
-        self.client("sqs").create_queue(QueueName=self.name(resource.logical_id))
+        properties = self.template.resolve(resource.properties)
+        attributes = {name: str(properties[name]) for name in ("VisibilityTimeout", "MessageRetentionPeriod")
+                      if name in properties}
+        if "RedrivePolicy" in properties:
+            attributes["RedrivePolicy"] = json.dumps(properties["RedrivePolicy"])
+        self.client("sqs").create_queue(QueueName=self.name(resource.logical_id), Attributes=attributes)
+
+    def _create_queuepolicy(self, resource: Any, role_arn: str) -> None:
+        properties = self.template.resolve(resource.properties)
+        sqs = self.client("sqs")
+        for queue_url in properties["Queues"]:
+            url = sqs.get_queue_url(QueueName=queue_url.rsplit("/", 1)[-1])["QueueUrl"]
+            sqs.set_queue_attributes(QueueUrl=url, Attributes={"Policy": json.dumps(properties["PolicyDocument"])})
+
+    def _create_subscription(self, resource: Any, role_arn: str) -> None:
+        properties = self.template.resolve(resource.properties)
+        attributes = {"RawMessageDelivery": "true"} if properties.get("RawMessageDelivery") else {}
+        self.client("sns").subscribe(TopicArn=properties["TopicArn"], Protocol=properties["Protocol"],
+                                     Endpoint=properties["Endpoint"], Attributes=attributes)
+
+    def _create_key(self, resource: Any, role_arn: str) -> None:
+        key = self.client("kms").create_key(Description=resource.properties.get("Description", ""))
+        self.kms_key_ids[resource.logical_id] = key["KeyMetadata"]["KeyId"]
+
+    def _create_alias(self, resource: Any, role_arn: str) -> None:
+        target = resource.properties["TargetKeyId"]
+        key_id = self.kms_key_ids[target["Ref"]] if isinstance(target, dict) and "Ref" in target else target
+        self.client("kms").create_alias(AliasName=self.name(resource.logical_id), TargetKeyId=key_id)
 
     def _create_secret(self, resource: Any, role_arn: str) -> None:
         properties = self.template.resolve(resource.properties)

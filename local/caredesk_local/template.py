@@ -18,6 +18,10 @@ REGION = "us-east-1"
 PARTITION = "aws"
 
 
+# What `!Ref AWS::NoValue` resolves to: the property (or list item) holding it is dropped, as in CloudFormation.
+NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "AWS::NoValue"})()
+
+
 class TemplateError(Exception):
     """The template uses something the local reader cannot resolve."""
 
@@ -42,16 +46,22 @@ class StackTemplate:
     body: dict[str, Any]
     parameters: dict[str, str]
     names: dict[str, str] = field(default_factory=dict)
+    conditions: dict[str, bool] = field(default_factory=dict)
 
     @classmethod
     def read(cls, root: Path, *, parameters: dict[str, str] | None = None, prefix: str = "caredesk") -> StackTemplate:
         body = load_template(root / "template.yaml")
-        values = {name: str(spec.get("Default", "")) for name, spec in body.get("Parameters", {}).items()}
+        declared = body.get("Parameters", {})
+        # A parameter whose Default is "" (e.g. an optional e-mail) has a value: the empty one.
+        values = {name: str(spec["Default"]) for name, spec in declared.items() if "Default" in spec}
         values.update(parameters or {})
-        missing = [name for name, value in values.items() if value == ""]
+        missing = [name for name in declared
+                   if name not in values or (values[name] == "" and "Default" not in declared[name])]
         if missing:
             raise TemplateError(f"template parameters without a value: {', '.join(missing)}")
         template = cls(root=root, body=body, parameters=values)
+        for name, expression in body.get("Conditions", {}).items():
+            template.conditions[name] = template.condition(expression)
         for logical_id in body["Resources"]:
             template.names[logical_id] = f"{prefix}-{logical_id}"
         # Resources whose template sets a name keep that name.
@@ -62,8 +72,11 @@ class StackTemplate:
         return template
 
     def resources(self, type_: str | None = None) -> list[Resource]:
+        """The resources the stack creates (a resource whose Condition is false is not one of them)."""
         out = []
         for logical_id, spec in self.body["Resources"].items():
+            if not self.created(logical_id):
+                continue
             if type_ is None or spec["Type"] == type_:
                 out.append(
                     Resource(logical_id, spec["Type"], spec.get("Properties", {}) or {}, spec.get("Metadata", {}) or {})
@@ -74,6 +87,27 @@ class StackTemplate:
         spec = self.body["Resources"][logical_id]
         return Resource(logical_id, spec["Type"], spec.get("Properties", {}) or {}, spec.get("Metadata", {}) or {})
 
+    def created(self, logical_id: str) -> bool:
+        condition = self.body["Resources"][logical_id].get("Condition")
+        return condition is None or self.conditions[condition]
+
+    def condition(self, expression: Any) -> bool:
+        """Fn::Equals / Fn::Not / Fn::And / Fn::Or / Condition over resolved values."""
+        if isinstance(expression, dict) and len(expression) == 1:
+            ((key, arg),) = expression.items()
+            if key == "Fn::Equals":
+                left, right = (self.resolve(a) for a in arg)
+                return str(left) == str(right)
+            if key == "Fn::Not":
+                return not self.condition(arg[0])
+            if key == "Fn::And":
+                return all(self.condition(a) for a in arg)
+            if key == "Fn::Or":
+                return any(self.condition(a) for a in arg)
+            if key == "Condition":
+                return self.conditions[arg]
+        raise TemplateError(f"condition {expression!r} is not supported by the local reader")
+
     @property
     def globals(self) -> dict[str, Any]:
         return self.body.get("Globals", {})
@@ -81,7 +115,7 @@ class StackTemplate:
     # -- intrinsic functions ---------------------------------------------------------------
     def resolve(self, value: Any) -> Any:
         if isinstance(value, list):
-            return [self.resolve(v) for v in value]
+            return [item for item in (self.resolve(v) for v in value) if item is not NO_VALUE]
         if not isinstance(value, dict):
             return value
         if len(value) == 1:
@@ -96,11 +130,14 @@ class StackTemplate:
             if key == "Fn::Join":
                 delimiter, items = arg
                 return delimiter.join(str(self.resolve(i)) for i in items)
+            if key == "Fn::If":
+                name, when_true, when_false = arg
+                return self.resolve(when_true if self.conditions[name] else when_false)
             if key.startswith("Fn::"):
                 raise TemplateError(f"intrinsic {key} is not supported by the local reader")
-        return {k: self.resolve(v) for k, v in value.items()}
+        return {k: v for k, v in ((k, self.resolve(v)) for k, v in value.items()) if v is not NO_VALUE}
 
-    def ref(self, name: str) -> str:
+    def ref(self, name: str) -> Any:
         pseudo = {
             "AWS::AccountId": ACCOUNT_ID,
             "AWS::Region": REGION,
@@ -110,6 +147,8 @@ class StackTemplate:
         }
         if name in pseudo:
             return pseudo[name]
+        if name == "AWS::NoValue":
+            return NO_VALUE
         if name in self.parameters:
             return self.parameters[name]
         resource = self.resource(name)
@@ -135,6 +174,7 @@ class StackTemplate:
             ("AWS::IAM::Role", "Arn"): f"arn:{PARTITION}:iam::{ACCOUNT_ID}:role/{physical}",
             ("AWS::Logs::LogGroup", "Arn"): f"arn:{PARTITION}:logs:{REGION}:{ACCOUNT_ID}:log-group:{physical}:*",
             ("AWS::Serverless::StateMachine", "Name"): physical,
+            ("AWS::KMS::Key", "Arn"): f"arn:{PARTITION}:kms:{REGION}:{ACCOUNT_ID}:key/{physical}",
         }
         try:
             return arns[(resource.type, attribute)]
@@ -166,7 +206,8 @@ class StackTemplate:
         merged = dict(self.globals.get("Function", {}).get("Environment", {}).get("Variables", {}))
         own = self.resource(logical_id).properties.get("Environment", {}).get("Variables", {})
         merged.update(own)
-        return {k: str(self.resolve(v)) for k, v in merged.items()}
+        resolved = {k: self.resolve(v) for k, v in merged.items()}
+        return {k: str(v) for k, v in resolved.items() if v is not NO_VALUE}
 
     def function_layers(self, logical_id: str) -> list[str]:
         """Logical ids of the function's layers: Globals' and then its own (SAM appends lists)."""
@@ -176,9 +217,8 @@ class StackTemplate:
 
     def function_property(self, logical_id: str, name: str) -> Any:
         own = self.resource(logical_id).properties
-        if name in own:
-            return self.resolve(own[name])
-        return self.resolve(self.globals.get("Function", {}).get(name))
+        value = self.resolve(own[name]) if name in own else self.resolve(self.globals.get("Function", {}).get(name))
+        return None if value is NO_VALUE else value
 
     def state_machine_definition(self, logical_id: str) -> str:
         """The ASL text with every ${Name} substitution resolved; an undefined one is an error."""
@@ -200,5 +240,6 @@ def _explicit_name(resource: Resource) -> Any:
         "AWS::Logs::LogGroup": "LogGroupName",
         "AWS::Serverless::Function": "FunctionName",
         "AWS::Serverless::StateMachine": "Name",
+        "AWS::KMS::Alias": "AliasName",
     }.get(resource.type)
     return resource.properties.get(key) if key else None

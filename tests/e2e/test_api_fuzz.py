@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import schemathesis
 from caredesk_local.api import openapi_document
 from caredesk_local.template import load_template
@@ -49,3 +50,38 @@ def test_no_server_error_and_every_error_is_a_clear_4xx(case, surfaces_api, live
         body = json.loads(response.content)
         assert isinstance(body.get("message"), str) and body["message"].strip(), body
         assert "Traceback" not in body["message"]
+
+
+# Inputs the generator does not reach on its own, each of which once closed the connection: JSON nested
+# 1,000 deep, a 5,000-digit number (over Python's int conversion limit), and NUL characters.
+HOSTILE_BODIES = {
+    "deep-array": "[" * 1000 + "]" * 1000,
+    "deep-object": '{"question": ' + '{"a": ' * 1000 + "1" + "}" * 1001,
+    "5000-digit-number": '{"question": "fees", "size_bytes": ' + "9" * 5000 + "}",
+    "nul-question": '{"question": "\\u0000"}',
+    "nul-key": '{"key": "kb/public/fees\\u0000.md", "content_type": "text/markdown", "size_bytes": 10}',
+}
+HOSTILE_CHUNK_IDS = ["\x00", "kb/public/consultation_fees.md#2\x00", "\x00" * 400]
+
+
+def _assert_clear_4xx(case, response) -> None:
+    case.validate_response(response, checks=[not_a_server_error, status_code_conformance,
+                                             response_schema_conformance])
+    assert 400 <= response.status_code < 500, response.status_code
+    body = json.loads(response.content)
+    assert isinstance(body.get("message"), str) and body["message"].strip(), body
+
+
+@pytest.mark.parametrize("path", ["/ask", "/upload-url"])
+@pytest.mark.parametrize("raw", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+def test_deep_nesting_huge_numbers_and_nul_bodies_are_a_clear_4xx(path, raw, surfaces_api, live_stack):
+    case = schema[path]["POST"].Case(body=raw.encode(), media_type="application/json")
+    # As staff, so the upload route's parser (not the tier check) is what answers.
+    headers = live_stack.auth_headers("staff") if path == "/upload-url" else None
+    _assert_clear_4xx(case, case.call(base_url=surfaces_api, headers=headers, timeout=REQUEST_TIMEOUT_S))
+
+
+@pytest.mark.parametrize("chunk_id", HOSTILE_CHUNK_IDS, ids=["nul", "trailing-nul", "400-nuls"])
+def test_a_nul_in_the_passage_query_is_a_clear_4xx(chunk_id, surfaces_api):
+    case = schema["/passage"]["GET"].Case(query={"chunk_id": chunk_id})
+    _assert_clear_4xx(case, case.call(base_url=surfaces_api, timeout=REQUEST_TIMEOUT_S))

@@ -234,3 +234,25 @@ def test_a_signed_in_patient_reads_their_appointment_and_the_token_leaves_the_ad
     WebDriverWait(browser, REPLY_WAIT_S).until(lambda d: d.find_element(By.ID, "error").text.strip())
     assert "sign-in has expired" in browser.find_element(By.ID, "error").text
     assert browser.find_elements(By.CSS_SELECTOR, "#log li.reply") == rejected
+
+
+def test_a_signed_in_patient_can_leave_a_call_back_number_for_a_handover(browser, surfaces_api, live_stack,
+                                                                          artifacts_dir):
+    """Issue 16: the page keeps a per-browser client id, and offers a call-back number only when signed in."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(surfaces_api + "/")
+    assert browser.find_element(By.ID, "contact-row").get_attribute("hidden") is not None
+    client_id = browser.execute_script("return window.localStorage.getItem('caredesk.client_id');")
+    assert client_id and len(client_id) >= 16
+
+    browser.get(surfaces_api + "/#token=" + live_stack.token("patient", "PAT-004"))
+    row = browser.find_element(By.ID, "contact-row")
+    assert row.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "label[for=contact] ~ input#contact").send_keys("+91 98765 43210")
+    reply = _ask_by_keyboard(browser, "Should I double my dose of metformin since I missed one yesterday?")
+    assert reply.get_attribute("data-outcome") == "handover", reply.text
+    answer = reply.find_element(By.CSS_SELECTOR, ".answer").text
+    assert "will call you on the number you gave" in answer and "HO-" in answer
+    browser.save_screenshot(str(artifacts_dir / "chat-handover-call-back.png"))
+    assert browser.execute_script("return window.localStorage.getItem('caredesk.client_id');") == client_id

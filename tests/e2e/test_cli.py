@@ -125,6 +125,12 @@ def test_calibrate_measures_automatically_or_on_a_probe_file_and_prints_the_floo
 def test_ask_signs_in_as_the_patient_and_token_prints_a_token_the_api_accepts(running_up, cli_env):
     import urllib.request
 
+    # `up` loads no demo data; seed-demo does, once.
+    seeded = run(cli_env, "seed-demo", "--json")
+    assert seeded.returncode == 0, seeded.stderr
+    assert json.loads(seeded.stdout) == {"seeded": "appointments", "inserted": 45}
+    again = run(cli_env, "seed-demo", "--json")
+    assert json.loads(again.stdout)["inserted"] == 0
     own = run(cli_env, "ask", "What is the status of APT-1007?", "--tier", "patient", "--patient", "PAT-004",
               "--json")
     assert own.returncode == 0, own.stderr

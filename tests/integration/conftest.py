@@ -18,6 +18,7 @@ import psycopg
 import pytest
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
+from caredesk_local.demo_seed import seed_demo_appointments
 from caredesk_local.postgres import EmbeddedPostgres
 
 from tests.conftest import STACK_DATA_ROOT, free_ports
@@ -57,6 +58,7 @@ def scratch_database(postgres_server: EmbeddedPostgres) -> Callable[[str], str]:
 def postgres_dsn(postgres_server: EmbeddedPostgres) -> str:
     with connect(postgres_server.dsn) as conn:
         apply_migrations(conn, SQL_DIR)
+        seed_demo_appointments(conn)  # demo data comes from seed-demo, never from a migration
     return postgres_server.dsn
 
 
@@ -144,3 +146,33 @@ def make_chunks() -> Callable[..., list]:
         return chunks
 
     return build
+
+
+@pytest.fixture
+def scratch_table(live_stack) -> Iterator[Callable[..., object]]:
+    """A factory of empty DynamoDB tables on the session's moto server, deleted after the test:
+    `scratch_table("session_id")` or `scratch_table("pk", "sk")`. Never `mock_aws()` in this tier:
+    leaving it resets every moto backend of the process, the live stack's functions and tables
+    included (a later request then fails with "Function not found")."""
+    import uuid
+
+    import boto3
+
+    info = live_stack.running.info
+    dynamodb = boto3.resource("dynamodb", endpoint_url=info["endpoint"], region_name=info["region"],
+                              aws_access_key_id="local", aws_secret_access_key="local")
+    created = []
+
+    def make(hash_key: str, range_key: str | None = None):
+        keys = [(hash_key, "HASH")] + ([(range_key, "RANGE")] if range_key else [])
+        table = dynamodb.create_table(
+            TableName=f"scratch-{uuid.uuid4().hex[:12]}", BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[{"AttributeName": name, "AttributeType": "S"} for name, _ in keys],
+            KeySchema=[{"AttributeName": name, "KeyType": kind} for name, kind in keys],
+        )
+        created.append(table)
+        return table
+
+    yield make
+    for table in created:
+        table.delete()

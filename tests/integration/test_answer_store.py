@@ -75,7 +75,9 @@ def test_the_composer_inputs_embed_only_the_question_when_units_are_stored(db, i
     retrieved = passages(db, PUBLIC)
     before = fake_embed.texts_embedded
     inputs = answer_inputs(db, fake_embed, "How much is a cardiology visit? Is there parking?", retrieved, ["public"])
-    assert fake_embed.texts_embedded - before == 1 and inputs.units_embedded == 0
+    # the question and each of the two things it asks; no unit
+    assert len(inputs.parts) == 2
+    assert fake_embed.texts_embedded - before == 3 and inputs.units_embedded == 0
     assert {"park"} <= inputs.terms.unseen and "cardiology" not in inputs.terms.unseen
     db.execute("DELETE FROM chunk_units")  # a chunk indexed before units were stored
     db.commit()

@@ -7,7 +7,7 @@ import pytest
 from caredesk.appointments import Caller, escalation_score, lookup_appointment, nearest_rank_percentile
 from caredesk.tiers import Tier
 
-OWNER_OF_1001 = "PAT-009"  # from sql/003_appointments.sql
+OWNER_OF_1001 = "PAT-009"  # from the demo seed (local/caredesk_local/demo_data/appointments.sql)
 
 
 def owner_of(db: psycopg.Connection, appointment_id: str) -> str:

@@ -211,3 +211,25 @@ def test_staff_chunks_never_reach_a_public_search(live_stack):
     staff_only = "refund approval limit for front desk staff without manager sign-off"
     assert not [s for s in _sources(live_stack, staff_only) if s.startswith("kb/staff/")]
     assert [s for s in _sources(live_stack, staff_only, tier="staff") if s.startswith("kb/staff/")]
+
+
+def test_dot_dot_in_a_key_is_resolved_before_the_tier_is_read(live_stack):
+    # The reproduction: kb/public/../staff/x.md was indexed as public.
+    name = f"dotdot-{uuid.uuid4().hex[:8]}"
+    key = f"kb/public/../staff/{name}.md"
+    live_stack.upload(key, _doc("Night shift roster", {"Roster": f"The {name} roster rotates every fortnight."}))
+    item = _latest(live_stack, key)
+    assert item["outcome"] == "indexed" and item["tier"] == "staff"
+    assert key not in _sources(live_stack, f"{name} roster rotates", tier="public")
+    assert key in _sources(live_stack, f"{name} roster rotates", tier="staff")
+
+
+@pytest.mark.parametrize("prefix", ["outside/", "kb/../", ""], ids=["other-folder", "escapes-kb", "bucket-root"])
+def test_an_object_outside_kb_leaves_an_audit_item_and_is_never_indexed(live_stack, prefix):
+    key = f"{prefix}stray-{uuid.uuid4().hex[:8]}.md"
+    live_stack.upload(key, _doc("Stray", {"A": "This file was written outside the knowledge base."}))
+    item = _latest(live_stack, key)
+    assert item["outcome"] == "failed" and item["error"].startswith("DocumentKeyError")
+    with connect(live_stack.stack.dsn) as conn:
+        row = conn.execute("SELECT status FROM documents WHERE source = %s", (key,)).fetchone()
+    assert row is None or row[0] != "indexed"

@@ -13,10 +13,13 @@ import pytest
 from caredesk.store.db import connect
 from caredesk.store.migrations import (
     MIGRATION_LOCK_KEY,
+    SUPERSEDED_SHA256,
     MigrationError,
     apply_migrations,
     discover_migrations,
+    migrations_digest,
 )
+from caredesk_local.demo_seed import seed_demo_appointments
 
 SQL_DIR = Path(__file__).resolve().parents[2] / "sql"
 COMMITTED = [migration.name for migration in discover_migrations(SQL_DIR)]  # other teams add files too
@@ -51,7 +54,38 @@ def test_migrations_apply_in_order_then_rerunning_is_a_no_op(conn: psycopg.Conne
     assert apply_migrations(conn, SQL_DIR) == COMMITTED
     assert apply_migrations(conn, SQL_DIR) == []
     assert recorded(conn) == COMMITTED
-    assert conn.execute("SELECT count(*) FROM appointments").fetchone() == (45,)
+
+
+def test_no_migration_loads_demo_data_seed_demo_does_once(conn: psycopg.Connection) -> None:
+    apply_migrations(conn, SQL_DIR)
+    assert conn.execute("SELECT count(*) FROM appointments").fetchone() == (0,)
+    conn.rollback()
+    assert seed_demo_appointments(conn) == 45
+    assert seed_demo_appointments(conn) == 0
+    assert conn.execute("SELECT count(DISTINCT patient_id) FROM appointments").fetchone() == (15,)
+    conn.rollback()
+
+
+def test_a_database_that_applied_the_old_appointments_file_is_moved_to_the_new_hash(conn: psycopg.Connection) -> None:
+    apply_migrations(conn, SQL_DIR)
+    (old_hash,) = SUPERSEDED_SHA256["003"]
+    conn.execute("UPDATE schema_migrations SET sha256 = %s WHERE version = '003'", (old_hash,))
+    conn.commit()
+
+    assert apply_migrations(conn, SQL_DIR) == []
+    current = next(m for m in discover_migrations(SQL_DIR) if m.version == "003").sha256
+    assert conn.execute("SELECT sha256 FROM schema_migrations WHERE version = '003'").fetchone() == (current,)
+    conn.rollback()
+
+
+def test_the_digest_changes_with_the_migration_set_and_only_with_it(sql_copy: Path) -> None:
+    digest = migrations_digest(SQL_DIR)
+    assert migrations_digest(sql_copy) == digest  # content, not location
+    (sql_copy / "900_later.sql").write_text("CREATE TABLE later (n int);\n")
+    with_new = migrations_digest(sql_copy)
+    assert with_new != digest
+    (sql_copy / "900_later.sql").write_text("CREATE TABLE later (n bigint);\n")
+    assert migrations_digest(sql_copy) not in {digest, with_new}
 
 
 def test_an_applied_migration_that_changed_is_an_error_not_a_rerun(conn: psycopg.Connection, sql_copy: Path) -> None:

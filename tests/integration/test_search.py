@@ -107,6 +107,30 @@ def test_one_document_contributes_at_most_per_document_chunks(db, add, fake_embe
     assert Counter(hit.source for hit in wide)["kb/public/fees.md"] == 5
 
 
+def test_displaced_chunks_follow_the_diverse_k_and_never_reorder_them(db, add, fake_embed) -> None:
+    add("kb/public/fees.md", [(f"Fee {n}", f"cancellation fee rule {n}") for n in range(6)])
+    add("kb/public/other.md", [("Other", "a different cancellation fee page")])
+    add("kb/public/parking.md", [("Parking", "visitors park in the basement")])
+    words = query(fake_embed, "cancellation fee")
+
+    diverse = search(db, tiers=["public"], k=3, per_document=2, **words)
+    with_displaced = search(db, tiers=["public"], k=3, per_document=2, displaced=2, **words)
+    wide = search(db, tiers=["public"], k=5, per_document=6, **words)
+
+    assert [h.chunk_id for h in with_displaced[:3]] == [h.chunk_id for h in diverse]
+    extra = with_displaced[3:]
+    assert 1 <= len(extra) <= 2
+    # Only chunks the cap kept out: from the capped document, and ranked above the k-th kept chunk.
+    assert {h.source for h in extra} == {"kb/public/fees.md"}
+    assert all(h.chunk_id not in {d.chunk_id for d in diverse} for h in extra)
+    assert all(h.score > diverse[-1].score for h in extra)
+    assert [h.score for h in extra] == sorted((h.score for h in extra), reverse=True)
+    assert {h.chunk_id for h in extra} <= {h.chunk_id for h in wide}
+    # Nothing is displaced when the cap displaced nothing.
+    assert search(db, tiers=["public"], k=3, per_document=6, displaced=2, **words) == search(
+        db, tiers=["public"], k=3, per_document=6, **words)
+
+
 def test_the_connection_never_prepares_statements(db) -> None:
     # A prepared statement's generic plan can skip HNSW (psycopg prepares after 5 runs).
     assert db.prepare_threshold is None

@@ -7,7 +7,7 @@ import pytest
 from caredesk.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel
 from caredesk.answers.features import UNIT_FEATURES, question_terms
 from caredesk.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
-from caredesk.answers.question import Kind, asked_kind, holds_kind, salient_terms
+from caredesk.answers.question import Kind, asked_kind, holds_kind, question_parts, salient_terms
 from caredesk.answers.units import HEADING_POSITION, answer_units
 from caredesk.appointments import policy_question
 from caredesk.contracts import DraftSentence, Passage
@@ -66,6 +66,50 @@ def test_whether_text_holds_the_kind_asked_for(text, kind, holds):
 
 def test_salient_terms_drop_stop_words_contractions_and_generic_words():
     assert salient_terms("Hi, I'm wondering: do you have parking for bicycles at the clinic?") == {"park", "bicycl"}
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("I want a second opinion on a knee operation. What's the price and which files should I send?",
+         ["I want a second opinion on a knee operation. What's the price",
+          "I want a second opinion on a knee operation. which files should I send?"]),
+        ("What does a nurse visit cost, and at what hours do nurses come?",
+         ["What does a nurse visit cost", "at what hours do nurses come?"]),
+        ("Do I pay twice, and can a clinic visit be the follow-up of a video one?",
+         ["Do I pay twice", "can a clinic visit be the follow-up of a video one?"]),
+        ("How much is a cardiology visit? Is there parking?", ["How much is a cardiology visit?", "Is there parking?"]),
+        ("How much is a cardiology visit?", []),
+        ("Can I bring my son and my daughter?", []),  # "and" joins nouns, not questions
+        ("My results PDF won't open and I want to send it on. How do I do both?", []),  # one asking clause
+    ],
+)
+def test_a_message_that_asks_several_things_is_split_into_parts_with_its_context(question, parts):
+    assert question_parts(question) == parts
+
+
+def test_each_part_of_a_question_gets_its_own_best_unit(embedder):
+    from caredesk.answers.compose import compose_answer
+    from caredesk.answers.inputs import embedded_inputs
+
+    fees = Passage(source="kb/public/opinion.md", chunk_id="kb/public/opinion.md#1", heading="Second Opinion > Fee",
+                   body="A written second opinion costs **INR 1,500**. It is refunded if no opinion can be given.",
+                   score=0.2, similarity=0.6)
+    files = Passage(source="kb/public/portal.md", chunk_id="kb/public/portal.md#4",
+                    heading="Patient Portal > Uploading Files",
+                    body="The portal keeps your files for 5 years. "
+                         "Send the reports and prescriptions from the last 6 months as PDF files.",
+                    score=0.1, similarity=0.4)
+    question = "I want a second opinion on a knee operation. What's the price and which files should I send?"
+    inputs = embedded_inputs(embedder.embed, question, [fees, files])
+    assert len(inputs.parts) == 2 and inputs.parts[0].terms.kind is Kind.AMOUNT
+    draft = compose_answer(inputs.question_vector, inputs.terms, [fees, files], inputs.unit_vectors,
+                           parts=inputs.parts).sentences
+    texts = [s.text for s in draft]
+    assert any("INR 1,500" in t for t in texts) and any("last 6 months" in t for t in texts)
+    alone = compose_answer(inputs.question_vector, inputs.terms, [fees, files], inputs.unit_vectors).sentences
+    assert not any("last 6 months" in s.text for s in alone)  # the whole question alone misses the second part
+    assert len(texts) == len(set(texts))  # a unit two parts choose is quoted once
 
 
 def test_units_are_the_heading_then_rows_sentences_and_items_with_their_lead_in():

@@ -1,4 +1,4 @@
-"""The committed appointments migration is exactly the seeded generator's output, with the stated quotas."""
+"""The committed demo seed is exactly the seeded generator's output, with the stated quotas."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def appointments(generator):
     return generator.build_appointments()
 
 
-def test_the_committed_migration_equals_the_generator_output(generator, appointments) -> None:
+def test_the_committed_seed_equals_the_generator_output(generator, appointments) -> None:
     assert generator.OUTPUT.read_text(encoding="utf-8") == generator.render_sql(appointments)
     assert generator.main(["--check"]) == 0
 

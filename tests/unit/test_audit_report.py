@@ -7,7 +7,7 @@ import io
 
 import pytest
 from caredesk_local.audit_report import is_about, reply_outcome, select, trace_summaries
-from caredesk_local.render import trace_table, traces_csv
+from caredesk_local.render import to_csv, trace_table, traces_csv
 
 
 def _item(trace, seq, step, outcome, at, **extra):
@@ -92,3 +92,29 @@ def test_table_and_csv_show_question_outcome_and_citations():
     assert rows[0]["cited_sources"] == "kb/public/cancellation_rescheduling.md"
     assert rows[0]["steps"] == "guard>retrieve>generate>review"
     assert trace_table([]) == "(no matching requests)"
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_exports_neutralise_formula_cells(start):
+    question = f'{start}HYPERLINK("http://evil.example","click")'
+    items = [_item("t9", 1, "guard", "block", "2026-11-23T10:00:00.000Z", masked_query=question,
+                   error=start + "1+1")]
+    for export in (traces_csv(trace_summaries(items)), to_csv(items)):
+        row = next(csv.DictReader(io.StringIO(export)))
+        # OWASP: a leading single quote, the rest kept as written (the auditor still reads the question).
+        assert row["masked_query"] == "'" + question
+    assert next(csv.DictReader(io.StringIO(to_csv(items))))["error"] == "'" + start + "1+1"
+    # An ordinary question and a number are untouched.
+    plain = [_item("t8", 1, "guard", "allow", "2026-11-23T10:00:00.000Z", masked_query="What are the fees?")]
+    row = next(csv.DictReader(io.StringIO(traces_csv(trace_summaries(plain)))))
+    assert row["masked_query"] == "What are the fees?" and row["duration_ms"] == "10"
+
+
+def test_handover_and_session_side_records_do_not_decide_a_request_outcome():
+    """Issue 16: a handover's `opened` item follows the guard's; staff actions are traces of their own."""
+    guard = _item("h", 1, "guard", "handover", "2026-11-25T00:00:00Z")
+    opened = _item("h", 5, "handover", "opened", "2026-11-25T00:00:01Z")
+    assert reply_outcome([guard, opened]) == "handover"
+    assert reply_outcome([_item("s", 5, "handover", "closed", "2026-11-25T01:00:00Z")]) == "handover:closed"
+    assert reply_outcome([_item("f", 6, "session", "foreign_caller", "2026-11-25T01:00:00Z")]) == \
+        "session:foreign_caller"

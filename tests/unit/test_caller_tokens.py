@@ -91,10 +91,11 @@ def test_a_patient_needs_a_patient_id_and_nobody_else_has_one():
 
 
 def test_the_authorization_header():
-    assert bearer_token(None) is None and bearer_token("  ") is None
+    assert bearer_token(None) is None
     assert bearer_token("Bearer abc.def.ghi") == "abc.def.ghi"
     assert bearer_token("bearer  abc ") == "abc"
-    for bad in ("Basic dXNlcjpwYXNz", "Bearer", "abc.def.ghi"):
+    # A header that is present but empty is a bad credential, never a public caller.
+    for bad in ("Basic dXNlcjpwYXNz", "Bearer", "abc.def.ghi", "", "  "):
         with pytest.raises(InvalidCallerTokenError):
             bearer_token(bad)
 
@@ -108,3 +109,70 @@ def test_no_header_is_public_and_the_key_is_not_even_read():
     token = mint(KEY, PATIENT)
     assert authorizer_context(identify_caller(f"Bearer {token}", lambda: KEY)) == {"tier": "patient",
                                                                                   "patientId": "PAT-004"}
+
+
+def _signed(key: bytes, claims_json: str, header_json: str = '{"alg":"HS256","typ":"JWT"}') -> str:
+    """A token whose segments are exactly these JSON texts (so a repeated key survives), signed with `key`."""
+    import hashlib
+    import hmac
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    signing_input = b64(header_json.encode()) + "." + b64(claims_json.encode())
+    return signing_input + "." + b64(hmac.new(key, signing_input.encode(), hashlib.sha256).digest())
+
+
+def _claims(**changes) -> dict:
+    return {"iss": "caredesk", "aud": "caredesk-api", "sub": "staff:anonymous", "tier": "staff", "iat": NOW,
+            "exp": NOW + 60, **changes}
+
+
+def test_a_signed_token_must_name_an_exact_tier():
+    for tier in (" Staff ", "STAFF", "staff ", "Public", "admin"):
+        with pytest.raises(InvalidCallerTokenError, match="unknown tier"):
+            verify(_signed(KEY, json.dumps(_claims(tier=tier))), KEY, now=NOW)
+    assert verify(_signed(KEY, json.dumps(_claims())), KEY, now=NOW).tier is Tier.STAFF
+
+
+def test_a_repeated_key_is_refused_even_when_signed():
+    claims = json.dumps(_claims(tier="patient", patient_id="PAT-004"))
+    repeated = claims[:-1] + ', "patient_id": "PAT-005"}'
+    with pytest.raises(InvalidCallerTokenError, match="repeats a key"):
+        verify(_signed(KEY, repeated), KEY, now=NOW)
+    with pytest.raises(InvalidCallerTokenError, match="repeats a key"):
+        verify(_signed(KEY, json.dumps(_claims()), '{"alg":"HS256","alg":"none"}'), KEY, now=NOW)
+    assert verify(_signed(KEY, claims), KEY, now=NOW).patient_id == "PAT-004"
+
+
+@pytest.mark.parametrize("missing", ["iss", "aud", "sub", "tier", "iat", "exp"])
+def test_every_required_claim_must_be_present(missing):
+    claims = _claims()
+    del claims[missing]
+    with pytest.raises(InvalidCallerTokenError):
+        verify(_signed(KEY, json.dumps(claims)), KEY, now=NOW)
+
+
+def test_not_before_is_enforced_with_the_leeway():
+    token = _signed(KEY, json.dumps(_claims(nbf=NOW + 100)))
+    with pytest.raises(InvalidCallerTokenError, match="nbf"):
+        verify(token, KEY, now=NOW + 100 - 31)
+    assert verify(token, KEY, now=NOW + 100 - 29).tier is Tier.STAFF
+    with pytest.raises(InvalidCallerTokenError, match="exp/iat/nbf"):
+        verify(_signed(KEY, json.dumps(_claims(nbf="soon"))), KEY, now=NOW)
+    # A minted token carries nbf = iat.
+    minted = mint(KEY, STAFF, now=NOW)
+    claims = json.loads(base64.urlsafe_b64decode(minted.split(".")[1] + "=="))
+    assert claims["nbf"] == claims["iat"] == NOW
+
+
+def test_time_claims_must_be_whole_seconds_and_an_ordered_lifetime():
+    for changes in ({"exp": NOW + 0.5}, {"iat": True}, {"exp": NOW - 1}, {"exp": "later"}):
+        with pytest.raises(InvalidCallerTokenError):
+            verify(_signed(KEY, json.dumps(_claims(**changes))), KEY, now=NOW)
+
+
+def test_the_audience_is_exactly_ours_not_a_list_holding_it():
+    for audience in (["caredesk-api", "other"], ["caredesk-api"], "other"):
+        with pytest.raises(InvalidCallerTokenError, match="not issued for this API"):
+            verify(_signed(KEY, json.dumps(_claims(aud=audience))), KEY, now=NOW)

@@ -212,10 +212,20 @@ def test_appointment_ids_follow_the_same_decision():
 
 
 class _Memory:
+    """SessionMemory's interface with the turns given: the caller always owns the presented session."""
+
     def __init__(self, turns):
         self.turns = turns
 
-    def history(self, session_id):
+    def owner_of(self, caller, client_id):
+        return "owner"
+
+    def open(self, session_id, owner):
+        from caredesk.sessions import Conversation
+
+        return Conversation(session_id, owner, session_id, foreign=False)
+
+    def history(self, conversation):
         return list(self.turns)
 
 

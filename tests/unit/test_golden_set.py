@@ -119,10 +119,10 @@ def kb_word_runs() -> frozenset[tuple[str, ...]]:
 
 @cache
 def appointments() -> dict[str, tuple[str, str, str]]:
-    """appointment id -> (patient id, specialty, status), read from the generated migration."""
-    sql = (REPO_ROOT / "sql" / "003_appointments.sql").read_text()
+    """appointment id -> (patient id, specialty, status), read from the generated demo seed."""
+    sql = (REPO_ROOT / "local" / "caredesk_local" / "demo_data" / "appointments.sql").read_text()
     rows = {match[0]: (match[1], match[2], match[3]) for match in APPOINTMENT_ROW_RE.findall(sql)}
-    assert rows, "no appointment rows parsed from sql/003_appointments.sql"
+    assert rows, "no appointment rows parsed from local/caredesk_local/demo_data/appointments.sql"
     return rows
 
 

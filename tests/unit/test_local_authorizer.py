@@ -17,7 +17,7 @@ def _statement(effect: str, resource, action="execute-api:Invoke") -> dict:
 
 
 def test_the_secured_routes_and_the_function_come_from_the_template():
-    template = StackTemplate.read(REPO_ROOT, parameters={"DatabaseSecretArn": "local"})
+    template = StackTemplate.read(REPO_ROOT, parameters={"DatabaseSecretArn": "local", "CreateDatabase": "false"})
     authorizer = LocalAuthorizer.from_stack(SimpleNamespace(template=template, client=lambda service: None))
     assert authorizer._function == "caredesk-AuthorizerFunction"
     assert authorizer._stage == "dev"

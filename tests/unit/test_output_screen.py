@@ -82,3 +82,10 @@ def test_unsourced_phone_fails():
 def test_several_reasons_are_all_reported_in_fixed_order():
     sentence = "You can stop taking your pills, see https://x.example or call 98765 43210."
     assert reasons(sentence) == ["medical_instruction", "unsourced_url", "unsourced_phone"]
+
+
+def test_a_branch_address_quoted_from_its_document_passes_but_a_patients_does_not():
+    branch = ['Sunrise Clinics Lakeside,"2 Lake View Road, Lakeside",08:00-20:00']
+    assert reasons("Sunrise Clinics Lakeside is at 2 Lake View Road, Lakeside.", sources=branch) == []
+    assert reasons("Send it to Flat 3B, 14th Cross, Indiranagar, Bengaluru 560038.", sources=branch) == ["pii"]
+    assert reasons("Your name is Ananya Rao.", sources=branch) == ["pii"]

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 from caredesk.errors import CareDeskError
-from caredesk.guard.pii import InvalidContactNumberError, luhn_valid, mask_pii, validate_contact_number
+from caredesk.guard.pii import (
+    InvalidContactNumberError,
+    luhn_valid,
+    mask_at_rest,
+    mask_pii,
+    validate_contact_number,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -193,3 +199,85 @@ def test_any_indian_mobile_in_any_format_is_masked(number, form, before, after):
     finding = result.findings[0]
     assert text[finding.start : finding.end] == raw
     assert validate_contact_number(raw) == "+91" + number
+
+
+# -- free-text identity, spelled-out contacts, dates and conditions (issue 16) -------------------------
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("Please call me back on 98 76 54 32 15.", "Please call me back on [PHONE]."),
+        ("phone 98-450-67-890 or 8149 22 33 44", "phone [PHONE] or [PHONE]"),
+        ("call me nine eight seven six five four three two one zero", "call me [PHONE]"),
+        ("my email is ananya dot probe at gmail dot com, thanks", "my email is [EMAIL], thanks"),
+        ("email: kiran.patil(at)rediffmail(dot)com", "email: [EMAIL]"),
+        ("arun [dot] s [at] gmail [dot] com", "[EMAIL]"),
+        ("Hi, my name is Ananya Rao and APT-1234 was cancelled.", "Hi, my name is [NAME] and APT-1234 was cancelled."),
+        ("Regards, Meenakshi Sundaram", "Regards, [NAME]"),
+        ("Hello, Deepak here.", "Hello, [NAME] here."),
+        ("My daughter Aisha needs a slot", "My daughter [NAME] needs a slot"),
+        ("I live at 22 Gandhi Road, T Nagar, Chennai - 600017. Home visit?", "I live at [ADDRESS]. Home visit?"),
+        ("Our pincode is 411038, any clinic nearby?", "Our pincode is [PINCODE], any clinic nearby?"),
+        ("UHID 20458813 and ABHA 91-4567-8901-2345", "UHID [ID] and ABHA [ID]"),
+    ],
+)
+def test_free_text_identity_and_spelled_contacts_are_masked(text, masked):
+    assert mask_pii(text).masked == masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can Dr. Sharma see me on Sunday?",  # clinicians are not the patient, and the question needs them
+        "Is parking available at the Koramangala branch?",
+        "Book at www.other-clinic.com today.",  # a web address, not an e-mail
+        "Can I reschedule APT-5521 to next Tuesday?",
+        "Is a 2500 INR package available for a full body checkup?",
+        "I may 2 times a day take it",
+        "Is the HIV test free?",
+    ],
+)
+def test_text_that_only_looks_like_identity_is_kept(text):
+    assert mask_at_rest(text).masked == text
+
+
+def test_dates_and_conditions_are_masked_at_rest_only():
+    text = "I have HIV and my appointment is on 12/03/2025. APT-1007"
+    assert mask_pii(text).masked == text  # the pipeline's checks and retrieval need both
+    assert mask_at_rest(text).masked == "I have [CONDITION] and my appointment is on [DATE]. APT-1007"
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("I have HIV and need to know about privacy", "I have [CONDITION] and need to know about privacy"),
+        ("I am 14 weeks pregnant, can I get the flu vaccine?", "I am 14 weeks [CONDITION], can I get the flu vaccine?"),
+        ("My husband was diagnosed with bipolar disorder.", "My husband was diagnosed with [CONDITION]."),
+        # once a message discloses, every condition word goes, so the second mention cannot betray the first
+        ("I have type 2 diabetes; is the diabetes plan free?", "I have [CONDITION]; is the [CONDITION] plan free?"),
+        ("I'm HIV+ and need a viral load test", "I'm [CONDITION] and need a viral load test"),
+        ("My wife is expecting, what scans are covered?", "My wife is [CONDITION], what scans are covered?"),
+    ],
+)
+def test_disclosed_conditions_are_masked_at_rest(text, masked):
+    assert mask_at_rest(text).masked == masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is the HIV test free at the Jayanagar clinic?",
+        "Do pregnant women get priority at the lab?",
+        "What does the diabetes care package include?",
+        "Do you treat bipolar disorder?",
+        "Do I need an appointment for a COVID test?",
+    ],
+)
+def test_policy_questions_about_a_condition_are_kept(text):
+    assert mask_at_rest(text).masked == text
+
+
+def test_at_rest_masking_is_idempotent_on_masked_text():
+    once = mask_at_rest("My name is Ananya Rao, I have HIV, call 98 76 54 32 15 on 3rd June").masked
+    assert once == "My name is [NAME], I have [CONDITION], call [PHONE] on [DATE]"
+    assert mask_at_rest(once).masked == once
+    assert mask_at_rest(mask_pii("I'm Kavya and I am pregnant").masked).masked == "I'm [NAME] and I am [CONDITION]"

@@ -47,6 +47,22 @@ def test_rules_fire_per_family(text, family):
     assert hit.rule.startswith(f"{family.value}.")
 
 
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("can I take my thyroid tablet together with the calcium supplement", True),
+        ("will the painkiller from the dentist clash with my BP medicine", True),
+        ("can I give my daughter cetirizine with her asthma inhaler", True),
+        ("can I pay for my medicines together with the consultation fee", False),
+        ("can I take my reports with me after the visit", False),
+        ("can I bring my medicines list with me to the appointment", False),
+    ],
+)
+def test_a_medicine_taken_with_another_is_an_interaction_question(text, fires):
+    hit = rule(text)
+    assert (hit is not None and hit.rule == "sensitive.medication_interaction") is fires
+
+
 def test_crisis_outranks_emergency_and_sensitive():
     assert rule("I have chest pain and I want to kill myself").family is SafetyFamily.CRISIS
 
@@ -167,3 +183,89 @@ def test_committed_calibration_is_loadable_and_records_its_model():
     assert low <= data["threshold"] <= high
     assert data["split"] == "dev" and data["model_version"]
     assert {"crisis", "legitimate"} <= set(data["dev_score_distributions"])
+
+
+# ---------------------------------------------------------------- Hindi: Devanagari and romanised (issue 16)
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # the reproductions: these got `abstained` with no guard flag
+        ("मैं आत्महत्या करना चाहता हूँ", SafetyFamily.CRISIS),
+        ("mujhe marna hai, main khudkushi karna chahta hoon", SafetyFamily.CRISIS),
+        ("मेरे सीने में तेज़ दर्द हो रहा है और सांस नहीं आ रही", SafetyFamily.EMERGENCY),
+        # spelling variants one fold covers
+        ("main khudkhushi kar lunga", SafetyFamily.CRISIS),
+        ("mujhe zindagi khatam karni hai", SafetyFamily.CRISIS),
+        ("ab jeena nahi hai mujhe", SafetyFamily.CRISIS),
+        ("मैं आत्महत्या करना चाहता हूं", SafetyFamily.CRISIS),  # anusvara instead of chandrabindu
+        ("papa ko sine me dard ho raha hai", SafetyFamily.EMERGENCY),
+        ("papa ko seene mein dard ho raha hai", SafetyFamily.EMERGENCY),
+        ("saans nahi aa rahi", SafetyFamily.EMERGENCY),
+        ("साँस नहीं आ रही", SafetyFamily.EMERGENCY),
+        ("maa behosh ho gayi hain", SafetyFamily.EMERGENCY),
+        ("bachche ne phenyl pee liya", SafetyFamily.EMERGENCY),
+        ("kya main BP ki dawai lena band kar doon?", SafetyFamily.SENSITIVE),
+        ("क्या मैं इंसुलिन की खुराक बढ़ा दूँ?", SafetyFamily.SENSITIVE),
+        ("sugar ki goli miss ho gayi", SafetyFamily.SENSITIVE),
+    ],
+)
+def test_hindi_and_hinglish_rules_fire_per_family(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family and hit.gate == "rules", (text, hit)
+    assert hit.rule.startswith(f"{family.value}.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dil ke doctor ki fees kitni hai",
+        "क्लिनिक रविवार को कितने बजे खुलता है?",
+        "seene mein dard nahi hai, bas ECG karwana hai",  # Hindi negates after the phrase
+        "मुझे सीने में दर्द नहीं है, बस ईसीजी की फीस जाननी है",
+        "main khud ko nuksan nahi pahunchaunga, bas counselling chahiye",
+        "mujhe jaan lena hai ki fees kitni hai",  # "jaan lena" is also "to get to know"
+        "kya clinic suicide prevention week mein hissa leta hai?",
+        "आत्महत्या रोकथाम पर कोई कार्यक्रम है?",
+        "ambulance bulane ka number kya hai?",
+        "seene ke dard ki jaanch ka test kitne ka hai?",
+        "maine kal ki appointment miss kar di",
+    ],
+)
+def test_hindi_look_alikes_do_not_fire(text):
+    assert rule(text) is None, text
+
+
+def test_hindi_fold_unifies_spellings():
+    from caredesk.guard.normalize import fold_hindi
+
+    assert fold_hindi("seene khoon zindagi saans chhod") == "sine khun jindagi sans chod"
+    assert fold_hindi("ज़िंदगी हूँ") == "जिंदगी हूं"
+
+
+def test_crisis_outranks_emergency_across_languages():
+    assert rule("seene mein dard hai aur main marna chahta hoon").family is SafetyFamily.CRISIS
+
+
+# ---------------------------------------------------------------- staff procedure questions (issue 16)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What should the receptionist do if a caller says they have chest pain?",
+        "What is the protocol when a patient is not breathing in the waiting room?",
+    ],
+)
+def test_procedure_question_about_someone_else_is_not_an_emergency(text):
+    assert rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my father has chest pain right now",
+        "Code blue, my father collapsed and is not breathing",
+        "if my chest pain comes back what do I do, I have chest pain right now",
+    ],
+)
+def test_real_emergencies_stay_detected_next_to_procedure_words(text):
+    hit = rule(text)
+    assert hit is not None and hit.family is SafetyFamily.EMERGENCY

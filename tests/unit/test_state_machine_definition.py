@@ -47,11 +47,18 @@ def test_every_state_is_reachable_and_every_path_ends():
 
 def test_terminal_states_return_a_reply():
     terminals = {name: s for name, s in STATES.items() if s.get("End")}
-    assert set(terminals) == {"GuardReply", "NotConfidentReply", "ReviewedReply", "FailSafeReply"}
-    for name in ("GuardReply", "NotConfidentReply", "ReviewedReply"):
+    assert set(terminals) == {"GuardReply", "CachedReply", "NotConfidentReply", "ReviewedReply", "FailSafeReply"}
+    for name in ("GuardReply", "CachedReply", "NotConfidentReply", "ReviewedReply"):
         assert terminals[name]["OutputPath"].endswith(".result.reply")
     fail_safe = terminals["FailSafeReply"]["Parameters"]
     assert fail_safe["outcome"] == "error" and "disclaimer" in fail_safe and "trace_id.$" in fail_safe
+
+
+def test_an_answer_cache_hit_ends_before_generate():
+    """Retrieve answers a cache hit (caredesk.answer_cache); the route checks it before `confident`."""
+    choices = STATES["RouteAfterRetrieve"]["Choices"]
+    assert choices[0] == {"Variable": "$.retrieve.result.cache_hit", "BooleanEquals": True, "Next": "CachedReply"}
+    assert STATES["CachedReply"]["OutputPath"] == "$.retrieve.result.reply"
 
 
 def test_failure_is_audited_by_the_state_machine_itself():

@@ -58,7 +58,7 @@ def test_the_secret_is_read_from_secrets_manager(monkeypatch: pytest.MonkeyPatch
             Name="caredesk/db", SecretString=json.dumps({"dsn": "postgresql://app@db.example/caredesk"})
         )["ARN"]
         monkeypatch.setenv(db.SECRET_ARN_ENV, arn)
-        assert db._dsn_from_env() == "postgresql://app@db.example/caredesk"
+        assert db.dsn_from_env() == "postgresql://app@db.example/caredesk"
 
 
 def test_a_missing_secret_is_a_database_unavailable_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,4 +68,25 @@ def test_a_missing_secret_is_a_database_unavailable_error(monkeypatch: pytest.Mo
     with mock_aws():
         monkeypatch.setenv(db.SECRET_ARN_ENV, "arn:aws:secretsmanager:us-east-1:123456789012:secret:nope")
         with pytest.raises(DatabaseUnavailableError, match="ResourceNotFoundException"):
-            db._dsn_from_env()
+            db.dsn_from_env()
+
+
+def test_the_rds_managed_secret_reaches_the_proxy_named_by_the_template(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CreateDatabase=true: the secret holds only username/password; host and database come from the env."""
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.delenv(db.DSN_ENV, raising=False)
+    with mock_aws():
+        import boto3
+
+        arn = boto3.client("secretsmanager").create_secret(
+            Name="rds!cluster-1", SecretString=json.dumps({"username": "caredesk", "password": "s3cret"})
+        )["ARN"]
+        monkeypatch.setenv(db.SECRET_ARN_ENV, arn)
+        monkeypatch.setenv(db.HOST_ENV, "caredesk-proxy.proxy-abc.us-east-1.rds.amazonaws.com")
+        monkeypatch.setenv(db.NAME_ENV, "caredesk")
+        assert db.dsn_from_env() == (
+            "host=caredesk-proxy.proxy-abc.us-east-1.rds.amazonaws.com port=5432 user=caredesk password=s3cret "
+            "dbname=caredesk sslmode=require"
+        )

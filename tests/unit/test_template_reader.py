@@ -13,7 +13,7 @@ from tests.conftest import REPO_ROOT
 
 @pytest.fixture(scope="module")
 def template() -> StackTemplate:
-    return StackTemplate.read(REPO_ROOT, parameters={"DatabaseSecretArn": "local"})
+    return StackTemplate.read(REPO_ROOT, parameters={"DatabaseSecretArn": "local", "CreateDatabase": "false"})
 
 
 def test_every_resource_type_is_emulated_or_reported(template):
@@ -59,14 +59,32 @@ def test_undefined_asl_substitution_is_reported(template, tmp_path):
     (tmp_path / "statemachine").mkdir()
     (tmp_path / "statemachine" / "query.asl.json").write_text('{"x": "${NotInTemplate}"}')
     (tmp_path / "template.yaml").write_text((REPO_ROOT / "template.yaml").read_text())
-    other = StackTemplate.read(tmp_path, parameters={"DatabaseSecretArn": "local"})
+    other = StackTemplate.read(tmp_path, parameters={"DatabaseSecretArn": "local", "CreateDatabase": "false"})
     with pytest.raises(TemplateError, match="NotInTemplate"):
         other.state_machine_definition("QueryStateMachine")
 
 
-def test_missing_parameter_value_is_an_error():
-    with pytest.raises(TemplateError, match="DatabaseSecretArn"):
-        StackTemplate.read(REPO_ROOT)
+def test_missing_parameter_value_is_an_error(tmp_path):
+    (tmp_path / "template.yaml").write_text(
+        "Parameters:\n  Needed: {Type: String}\nResources:\n  Topic: {Type: AWS::SNS::Topic}\n")
+    with pytest.raises(TemplateError, match="Needed"):
+        StackTemplate.read(tmp_path)
+    assert StackTemplate.read(tmp_path, parameters={"Needed": "x"}).parameters["Needed"] == "x"
+
+
+def test_conditions_decide_which_resources_exist_and_fn_if_resolves():
+    """The local stack passes CreateDatabase=false: no VPC or Aurora, the embedded Postgres instead."""
+    own = StackTemplate.read(REPO_ROOT, parameters={"CreateDatabase": "true"})
+    brought = StackTemplate.read(REPO_ROOT, parameters={"CreateDatabase": "false", "DatabaseSecretArn": "arn:byo"})
+    database_types = {"AWS::RDS::DBCluster", "AWS::RDS::DBProxy", "AWS::EC2::VPC", "AWS::EC2::VPCEndpoint"}
+    assert database_types <= {r.type for r in own.resources()}
+    assert not database_types & {r.type for r in brought.resources()}
+    assert brought.function_property("RetrieveFunction", "VpcConfig") is None  # AWS::NoValue drops it
+    env = brought.function_environment("RetrieveFunction")
+    assert env["CAREDESK_DB_SECRET_ARN"] == "arn:byo"
+    assert "CAREDESK_DB_HOST" not in env and "CAREDESK_DB_NAME" not in env
+    # The migrations run in both modes: the schema is CareDesk's even when the database is not.
+    assert "DatabaseMigrations" in {r.logical_id for r in brought.resources()}
 
 
 def test_api_request_mapping_builds_every_key_the_local_api_builds(template):

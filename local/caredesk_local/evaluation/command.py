@@ -134,10 +134,12 @@ def embedded_stack(
     """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""
     from caredesk_local.api import serving
     from caredesk_local.sample_kb import prepare_sample_kb
-    from caredesk_local.stack import EmbeddedStack, StackConfig
+    from caredesk_local.stack import WITHOUT_ANSWER_CACHE, EmbeddedStack, StackConfig
 
     shutil.rmtree(data_dir, ignore_errors=True)
-    config = StackConfig(data_dir=data_dir, pg_port=pg_port, moto_port=moto_port)
+    # The evaluation judges the pipeline's answers: a repeated question must not come from the cache.
+    config = StackConfig(data_dir=data_dir, pg_port=pg_port, moto_port=moto_port, seed_demo=True,
+                         parameters=dict(WITHOUT_ANSWER_CACHE))
     with EmbeddedStack(config) as stack, serving(stack, port=api_port, static_dir=REPO_ROOT / "web") as running:
         prepare_sample_kb(running)
         yield stack, running

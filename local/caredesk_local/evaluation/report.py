@@ -295,8 +295,10 @@ def _recall_by_type(plt: Any, evaluation: Evaluation, path: Path) -> Path:
             estimate = evaluation.types[case_type][split]["retrieval.doc_recall@5"]
             value = estimate.value if estimate.value is not None else 0.0
             values.append(value)
-            errors[0].append(value - (estimate.low if estimate.low is not None else value))
-            errors[1].append((estimate.high if estimate.high is not None else value) - value)
+            # max(0, ...): a rounded bound may sit a hair inside the estimate (value 1.0, high 0.9999...),
+            # and matplotlib refuses a negative error bar.
+            errors[0].append(max(0.0, value - (estimate.low if estimate.low is not None else value)))
+            errors[1].append(max(0.0, (estimate.high if estimate.high is not None else value) - value))
         positions = [i + offset for i in range(len(types))]
         axis.bar(positions, values, width, yerr=errors, capsize=2, label=split, color=colour)
     axis.set_xticks(range(len(types)), types, rotation=20, fontsize=8)

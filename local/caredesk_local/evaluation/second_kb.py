@@ -418,7 +418,8 @@ def rank_queries(conn, vectors: VectorCache, queries: Iterable[Query], mode: Sea
 
 
 def check_mirror(conn, embedder, queries: Sequence[Query]) -> tuple[int, int]:
-    """(agreeing, compared): the first five chunks of shaped_hits vs the Retrieve step's shaped_search."""
+    """(agreeing, compared): the first five chunks of shaped_hits vs the Retrieve step's shaped_search (whose
+    displaced chunks follow the five and are not part of the page-level scores)."""
     from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
 
     vectors = VectorCache(embedder.embed)
@@ -426,7 +427,7 @@ def check_mirror(conn, embedder, queries: Sequence[Query]) -> tuple[int, int]:
     for query in queries:
         ours = [h.chunk_id for h in shaped_hits(conn, vectors, query, SearchMode.HYBRID, k=5)]
         _text, theirs = shaped_search(conn, embedder, query.text, Tier.parse(query.tier), RetrieveConfig(k=5))
-        agree += ours == [h.chunk_id for h in theirs]
+        agree += ours == [h.chunk_id for h in theirs[:5]]
     return agree, len(queries)
 
 

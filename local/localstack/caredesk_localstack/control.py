@@ -40,7 +40,7 @@ READY_DEADLINE_S = 180.0
 STOP_DEADLINE_S = 30.0
 POLL_S = 0.25
 # Only the services the template uses are served (less start-up work on 2 cores).
-SERVICES = "cloudformation,iam,sts,s3,lambda,dynamodb,stepfunctions,apigateway,sns,sqs,logs,secretsmanager,ssm,events"
+SERVICES = "cloudformation,iam,sts,s3,lambda,dynamodb,stepfunctions,apigateway,sns,sqs,logs,secretsmanager,ssm,events,cloudwatch,kms"
 
 
 class LocalStackControlError(CareDeskError):
@@ -77,6 +77,9 @@ def host_runtime_environment() -> dict[str, str]:
         "DNS_ADDRESS": "0",  # no DNS server (it would want port 53)
         "DISABLE_EVENTS": "1",  # no analytics calls (no network here)
         "SKIP_SSL_CERT_DOWNLOAD": "1",
+        # Community runs no custom resources: the template's DatabaseMigrations is recorded as a mock (the
+        # deploy applies the migrations itself); 2026.3 warns that this fallback will need the flag set.
+        "CFN_IGNORE_UNSUPPORTED_RESOURCE_TYPES": "1",
         "LOCALSTACK_VOLUME_DIR": str(WORK_DIR / "volume"),
         # LocalStack unpacks every function and layer zip under $TMPDIR/lambda (~400 MB per deploy): keep it
         # inside .cache/localstack, where `down` removes it.

@@ -64,6 +64,8 @@ def ensure_bucket(name: str) -> None:
 
 
 def migrate(dsn: str) -> list[str]:
+    """The template's DatabaseMigrations custom resource does this in AWS; LocalStack Community runs no
+    custom resources (docs/deploy.md), so the deploy applies the same runner before `sam deploy`."""
     with connect(dsn) as conn:
         return apply_migrations(conn, REPO_ROOT / "sql")
 

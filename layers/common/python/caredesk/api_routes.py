@@ -1,29 +1,85 @@
 """The API's Lambda-proxy routes as plain functions: `(status, payload)` from a request's parts.
 
 The Lambda handlers in functions/api/ and the local API call the same functions, so both answer
-alike; every failure a caller can cause is a clear 4xx with a message, never a stack trace.
+alike. Routes raise typed errors; ERROR_REPLIES below is the one place that maps them to a status
+and a JSON `message`: every failure a caller can cause is a clear 4xx, an unreachable database a
+503 (a dependency being down is not the caller's fault), never a stack trace or a dropped connection.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec
 
-from caredesk.errors import CareDeskError, InvalidRequestError, UnknownTierError
+from caredesk.errors import (
+    CareDeskError,
+    DatabaseUnavailableError,
+    InvalidCallerTokenError,
+    InvalidRequestError,
+    RequestTooLargeError,
+    UnknownTierError,
+)
 from caredesk.governance import embedding_model, glossary_posture, posture, retrieval_floor
-from caredesk.passages import fetch_passage
+from caredesk.json_body import parse_json_body
+from caredesk.passages import check_chunk_id, fetch_passage
 from caredesk.tiers import Tier
-from caredesk.uploads import InvalidUploadError, UploadForbiddenError, UploadRequest, presigned_upload
+from caredesk.uploads import InvalidUploadError, UploadForbiddenError, UploadRequest, presigned_upload, require_staff
 
 LOG = logging.getLogger("caredesk.api")
 MAX_BODY_BYTES = 64 * 1024
+DATABASE_UNAVAILABLE = "the database is unavailable; please try again shortly"
 
 Response = tuple[int, dict[str, Any]]
+# A new connection for one request, closed (or handed back) when the block ends.
+ConnectionOpener = Callable[[], AbstractContextManager[Any]]
+
+# Typed error -> (status, message). The first entry the error is an instance of wins, so a subclass
+# comes before its base. A message never echoes the request (it may hold personal data) or a DSN.
+ERROR_REPLIES: tuple[tuple[type[CareDeskError], HTTPStatus, Callable[[CareDeskError], str]], ...] = (
+    (InvalidCallerTokenError, HTTPStatus.UNAUTHORIZED, lambda error: "Unauthorized"),
+    (UploadForbiddenError, HTTPStatus.FORBIDDEN, str),
+    (UnknownTierError, HTTPStatus.FORBIDDEN, lambda error: "unknown caller tier"),
+    (RequestTooLargeError, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, str),
+    (InvalidUploadError, HTTPStatus.BAD_REQUEST, lambda error: f"Invalid request body: {error}"),
+    (InvalidRequestError, HTTPStatus.BAD_REQUEST, str),
+    (DatabaseUnavailableError, HTTPStatus.SERVICE_UNAVAILABLE, lambda error: DATABASE_UNAVAILABLE),
+)
+
+
+def error_response(error: CareDeskError) -> Response | None:
+    """The reply for a typed error, or None when no caller could have caused it (a real fault)."""
+    for error_type, status, message in ERROR_REPLIES:
+        if isinstance(error, error_type):
+            if status >= HTTPStatus.INTERNAL_SERVER_ERROR:
+                LOG.warning("%s answered %d: %s", type(error).__name__, status, error)
+            return status, {"message": message(error)}
+    return None
+
+
+P = ParamSpec("P")
+
+
+def mapped_errors(route: Callable[P, Response]) -> Callable[P, Response]:
+    """A route whose typed errors become their ERROR_REPLIES reply; an unmapped one propagates."""
+
+    @functools.wraps(route)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> Response:
+        try:
+            return route(*args, **kwargs)
+        except CareDeskError as error:
+            reply = error_response(error)
+            if reply is None:
+                raise
+            return reply
+
+    return wrapper
 
 
 def caller_tier(value: str | None) -> Tier:
@@ -31,62 +87,63 @@ def caller_tier(value: str | None) -> Tier:
     return Tier.parse(value or "public")
 
 
+def json_body(raw: bytes | str | None) -> Any:
+    """The request body as bounded JSON (caredesk.json_body): depth, number length, duplicate keys."""
+    return parse_json_body(raw, max_bytes=MAX_BODY_BYTES)
+
+
+@mapped_errors
 def upload_url(raw_body: bytes | str | None, *, tier_name: str | None, s3: Any, bucket: str) -> Response:
-    try:
-        tier = caller_tier(tier_name)
-        body = _json(raw_body)
-        return HTTPStatus.OK, presigned_upload(s3, bucket, UploadRequest.from_body(body), caller_tier=tier.label)
-    except UploadForbiddenError as error:
-        return HTTPStatus.FORBIDDEN, {"message": str(error)}
-    except UnknownTierError:
-        return HTTPStatus.FORBIDDEN, {"message": "unknown caller tier"}
-    except InvalidUploadError as error:
-        return HTTPStatus.BAD_REQUEST, {"message": f"Invalid request body: {error}"}
-    except InvalidRequestError as error:
-        return HTTPStatus.BAD_REQUEST, {"message": str(error)}
+    tier = caller_tier(tier_name)
+    require_staff(tier.label)  # before the body is even parsed: only staff input reaches the parser
+    body = json_body(raw_body)
+    return HTTPStatus.OK, presigned_upload(s3, bucket, UploadRequest.from_body(body), caller_tier=tier.label)
 
 
-def passage(chunk_id: str | None, *, tier_name: str | None, conn: Any) -> Response:
-    try:
-        tier = caller_tier(tier_name)
-    except UnknownTierError:
-        return HTTPStatus.FORBIDDEN, {"message": "unknown caller tier"}
-    try:
+@mapped_errors
+def passage(chunk_id: str | None, *, tier_name: str | None, open_connection: ConnectionOpener) -> Response:
+    tier = caller_tier(tier_name)
+    check_chunk_id(chunk_id or "")  # a bad query is a 400 even while the database is down
+    with open_connection() as conn:
         found = fetch_passage(conn, chunk_id or "", caller_tier=tier)
-    except InvalidRequestError as error:
-        return HTTPStatus.BAD_REQUEST, {"message": f"Invalid query: {error}"}
     if found is None:
         return HTTPStatus.NOT_FOUND, {"message": "no such passage for this caller"}
     return HTTPStatus.OK, found
 
 
-def governance(template: Mapping[str, Any], *, conn: Any | None, model_dir: Path) -> Response:
-    """`conn` None means the database could not be reached: the floor says so, the rest still shows."""
-    floor: dict[str, Any] = {"status": "unavailable", "error": "DatabaseUnavailableError"}
-    if conn is not None:
-        try:
-            model_version = embedding_model(model_dir).get("model_version")
-            floor = retrieval_floor(conn, model_version=None if model_version == "unavailable" else model_version)
-        except CareDeskError as error:
-            floor = {"status": "unavailable", "error": type(error).__name__}
-    glossary: dict[str, Any] = {"status": "unavailable", "error": "DatabaseUnavailableError"}
-    if conn is not None:
-        try:
-            glossary = glossary_posture(conn)
-        except CareDeskError as error:
-            glossary = {"status": "unavailable", "error": type(error).__name__}
+def governance(template: Mapping[str, Any], *, open_connection: ConnectionOpener, model_dir: Path) -> Response:
+    """The posture in force. With the database unreachable it is a 503 that still carries the parts
+    read from the template and the model (the floor and glossary say `unavailable`)."""
+    unavailable = {"status": "unavailable", "error": DatabaseUnavailableError.__name__}
+    floor: dict[str, Any] = dict(unavailable)
+    glossary: dict[str, Any] = dict(unavailable)
+    try:
+        with open_connection() as conn:
+            floor = _part(lambda: retrieval_floor(conn, model_version=_model_version(model_dir)))
+            glossary = _part(lambda: glossary_posture(conn))
+    except DatabaseUnavailableError as error:
+        LOG.warning("governance without the database: %s", error)
+        return HTTPStatus.SERVICE_UNAVAILABLE, {
+            "message": DATABASE_UNAVAILABLE,
+            **posture(template, floor=floor, model_dir=model_dir, glossary=glossary),
+        }
     return HTTPStatus.OK, posture(template, floor=floor, model_dir=model_dir, glossary=glossary)
 
 
-def _json(raw: bytes | str | None) -> Any:
-    if raw is None or raw in (b"", ""):
-        raise InvalidRequestError("Invalid request body: empty; a JSON object is required")
-    if len(raw) > MAX_BODY_BYTES:
-        raise InvalidRequestError(f"Invalid request body: over {MAX_BODY_BYTES} bytes")
+def _model_version(model_dir: Path) -> str | None:
+    version = embedding_model(model_dir).get("model_version")
+    return None if version == "unavailable" else version
+
+
+def _part(read: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """One database-backed part of the posture; an unreachable database propagates (a 503), any other
+    understood failure is shown in place as `unavailable` with its error name."""
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise InvalidRequestError("Invalid request body: not JSON") from None
+        return read()
+    except DatabaseUnavailableError:
+        raise
+    except CareDeskError as error:
+        return {"status": "unavailable", "error": type(error).__name__}
 
 
 # -- API Gateway Lambda-proxy adapters ------------------------------------------------------------

@@ -1,6 +1,8 @@
 """The audit trail: one DynamoDB item per pipeline step (the README's "Audit item" contract).
 
-Items hold masked text only: callers pass the guard's masked query, never the raw question.
+Items hold masked text only: callers pass the guard's masked query, never the raw question, and
+`build_item` masks it once more in its at-rest form (`mask_at_rest`: also calendar dates and the
+health conditions a message discloses), so nothing a writer forgets reaches the 400-day table.
 `pk = TRACE#<trace_id>`, `sk = <seq>#<step>`; the `by_session` and `by_day` GSIs serve auditors.
 """
 
@@ -15,7 +17,13 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Attr, Key
 
-STEP_SEQUENCE = {"ingest": 1, "guard": 1, "retrieve": 2, "generate": 3, "review": 4, "failsafe": 9}
+from caredesk.audit_seal import QuerySealer
+from caredesk.guard.pii import mask_at_rest
+
+# A handover's "opened" item follows the step that opened it; staff's later state changes of a
+# handover, and a foreign-session item, are traces of their own (caredesk.handovers, caredesk.sessions).
+STEP_SEQUENCE = {"ingest": 1, "guard": 1, "retrieve": 2, "generate": 3, "review": 4, "handover": 5, "session": 6,
+                 "failsafe": 9}
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,14 @@ def _from_dynamo(value: Any) -> Any:
     return value
 
 
-def build_item(event: AuditEvent, *, now: datetime, retention_days: int) -> dict[str, Any]:
+def expires_at(written: datetime, retention_days: int) -> int:
+    """The item's DynamoDB TTL: epoch seconds, `retention_days` after it was written."""
+    return int((written + timedelta(days=retention_days)).timestamp())
+
+
+def build_item(
+    event: AuditEvent, *, now: datetime, retention_days: int, sealer: QuerySealer | None = None
+) -> dict[str, Any]:
     at = now.astimezone(UTC)
     item: dict[str, Any] = {
         "pk": f"TRACE#{event.trace_id}",
@@ -72,14 +87,19 @@ def build_item(event: AuditEvent, *, now: datetime, retention_days: int) -> dict
         "citations": [dict(c) for c in event.citations],
         "scores": dict(event.scores),
         "flags": list(event.flags),
-        "expires_at": int((at + timedelta(days=retention_days)).timestamp()),
+        "expires_at": expires_at(at, retention_days),
     }
+    stored_query = mask_at_rest(event.masked_query).masked if event.masked_query else None
     optional = {
         "session_id": event.session_id,
         "tier": event.tier,
-        "masked_query": event.masked_query,
+        "masked_query": stored_query,
         "error": event.error,
     }
+    if sealer is not None and event.step == "guard" and event.masked_query and stored_query != event.masked_query:
+        # What the at-rest form removed (a disclosed condition, a date): auditors only, one copy per
+        # trace on its guard item (caredesk.audit_seal).
+        optional["sealed_query"] = sealer.seal(event.masked_query, event.trace_id)
     item.update({k: v for k, v in optional.items() if v})
     item.update({k: v for k, v in event.details.items() if v is not None})
     return _to_dynamo(item)
@@ -88,12 +108,13 @@ def build_item(event: AuditEvent, *, now: datetime, retention_days: int) -> dict
 class AuditTrail:
     """Writes and reads audit items. `table` is a boto3 DynamoDB Table resource."""
 
-    def __init__(self, table: Any, *, retention_days: int = 400) -> None:
+    def __init__(self, table: Any, *, retention_days: int = 400, sealer: QuerySealer | None = None) -> None:
         self._table = table
         self._retention_days = retention_days
+        self._sealer = sealer
 
     def record(self, event: AuditEvent) -> dict[str, Any]:
-        item = build_item(event, now=datetime.now(UTC), retention_days=self._retention_days)
+        item = build_item(event, now=datetime.now(UTC), retention_days=self._retention_days, sealer=self._sealer)
         self._table.put_item(Item=item)
         return item
 

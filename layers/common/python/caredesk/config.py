@@ -16,6 +16,8 @@ class Settings:
     session_max_turns: int
     retrieve_k: int
     search_mode: str
+    answer_cache_table: str = ""  # empty: no answer cache (caredesk.answer_cache)
+    answer_cache_ttl_hours: float = 24.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -27,6 +29,8 @@ class Settings:
             session_max_turns=int(os.environ.get("CAREDESK_SESSION_MAX_TURNS", "6")),
             retrieve_k=int(os.environ.get("CAREDESK_RETRIEVE_K", "5")),
             search_mode=os.environ.get("CAREDESK_SEARCH_MODE", "hybrid"),
+            answer_cache_table=os.environ.get("ANSWER_CACHE_TABLE", "").strip(),
+            answer_cache_ttl_hours=float(os.environ.get("CAREDESK_ANSWER_CACHE_TTL_HOURS", "24")),
         )
 
 

@@ -17,6 +17,10 @@ from caredesk.errors import MalformedStateError
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 TRACE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{8,80}$"
+# A per-browser anonymous id the page keeps (localStorage): binds a public caller's session to them.
+CLIENT_ID_PATTERN = r"^[A-Za-z0-9_-]{16,64}$"
+# A phone number the patient chose to give for a call back (digits, spaces, + ( ) -).
+CONTACT_NUMBER_PATTERN = r"^\+?[0-9][0-9 ()-]{5,23}$"
 
 
 class _Model(BaseModel):
@@ -42,6 +46,8 @@ class Verdict(StrEnum):
 class AskRequest(_Model):
     question: str = Field(min_length=1, max_length=2000)
     session_id: str | None = Field(default=None, pattern=SESSION_ID_PATTERN)
+    client_id: str | None = Field(default=None, pattern=CLIENT_ID_PATTERN)
+    contact_number: str | None = Field(default=None, pattern=CONTACT_NUMBER_PATTERN)
 
 
 class Caller(_Model):
@@ -80,13 +86,19 @@ class Reply(_Model):
 
 
 class HandoverMessage(_Model):
-    """What staff receive on the handover topic: masked text only."""
+    """What staff receive on the handover topic (caredesk.handovers): masked text only; the contact
+    number, when the patient gave one, only as KMS ciphertext that the staff role alone may decrypt."""
 
+    handover_id: str
     trace_id: str
     session_id: str
     reason: str
     masked_question: str
     tier: str
+    patient_id: str | None = None  # the authenticated patient; None for public and staff callers
+    conversation: list[str] = Field(default_factory=list)  # the session's earlier masked questions
+    contact_ciphertext: str | None = None
+    opened_at: str
 
 
 class Turn(_Model):
@@ -107,8 +119,14 @@ class GuardResult(_Model):
     gate: str | None = None
     history: list[Turn] = Field(default_factory=list)
     appointment_ids: list[str] = Field(default_factory=list)
+    # The message depends on the conversation (caredesk.followup): never answered from, nor stored in,
+    # the answer cache.
+    follow_up: bool = False
     reply: Reply | None = None
     handover: HandoverMessage | None = None
+    # The session this turn runs in (caredesk.sessions): a fresh one when the presented session
+    # belongs to another caller. The state machine adopts it as $.session_id for the later steps.
+    session_id: str | None = None
 
 
 class Passage(_Model):
@@ -127,6 +145,10 @@ class RetrieveResult(_Model):
     floor: float
     passages: list[Passage] = Field(default_factory=list)
     reply: Reply | None = None
+    # The knowledge the search ran on (caredesk.answer_cache.knowledge_version): an approved answer is
+    # cached under it. `cache_hit`: `reply` is a cached answer and nothing was searched.
+    knowledge_version: str | None = None
+    cache_hit: bool = False
 
 
 class DraftSentence(_Model):

@@ -33,6 +33,7 @@ import hashlib
 import io
 import logging
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -387,12 +388,53 @@ def load_glossary(conn: psycopg.Connection, tiers: Sequence[str]) -> Glossary:
 
 def load_glossary_or_empty(conn: psycopg.Connection, tiers: Sequence[str]) -> Glossary:
     """load_glossary, or an empty glossary where migration 014 is not applied yet (search still works,
-    without the bridge; a lost connection still raises DatabaseUnavailableError)."""
+    without the bridge; a lost connection still raises DatabaseUnavailableError).
+
+    Kept per container and keyed by the glossary version in force (`glossary_version`): Retrieve and
+    Generate both ask for it on every request, and it changes only when a glossary is ingested or
+    deleted, which changes the version, so the next request reads the new entries."""
     try:
-        return load_glossary(conn, tiers)
+        version = glossary_version(conn)
+        labels = tuple(sorted({Tier.parse(t).label for t in tiers}))
+        with _cache_lock:
+            cached = _glossary_cache.get((version, labels))
+        if cached is not None:
+            return cached
+        glossary = load_glossary(conn, labels)
     except psycopg.errors.UndefinedTable:
         logger.warning("the glossary table does not exist (apply sql/014_glossary.sql); searching without it")
         return Glossary()
+    with _cache_lock:
+        if len(_glossary_cache) >= _GLOSSARY_CACHE_SIZE:
+            _glossary_cache.clear()  # only versions no longer in force are dropped in practice
+        _glossary_cache[(version, labels)] = glossary
+    return glossary
+
+
+_glossary_cache: dict[tuple[str, tuple[str, ...]], Glossary] = {}
+_cache_lock = threading.Lock()
+_GLOSSARY_CACHE_SIZE = 16  # (version, tiers) pairs: three tiers per version in force
+
+
+@translate_disconnects
+def glossary_version(conn: psycopg.Connection) -> str:
+    """A digest of the glossaries in force (source, content, entry count, last change): changes on
+    every ingest or delete of a glossary. One query on the small glossaries table."""
+    with conn.transaction():
+        rows = conn.execute(
+            "SELECT source, content_sha256, entry_count, updated_at FROM glossaries WHERE status = 'indexed'"
+            " ORDER BY source"
+        ).fetchall()
+    digest = hashlib.sha256()
+    for source, sha, count, updated_at in rows:
+        digest.update(f"{source}\0{sha}\0{count}\0{updated_at.isoformat() if updated_at else ''}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def forget_cached_glossaries() -> None:
+    """Drop the per-container glossaries (tests)."""
+    with _cache_lock:
+        _glossary_cache.clear()
 
 
 @translate_disconnects

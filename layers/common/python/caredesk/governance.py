@@ -39,6 +39,7 @@ POLICY_TEMPLATES: dict[str, tuple[str, str]] = {
     "AWSSecretsManagerGetSecretValuePolicy": ("read", "SecretArn"),
     "LambdaInvokePolicy": ("invoke", "FunctionName"),
     "SNSPublishMessagePolicy": ("publish", "TopicName"),
+    "KMSEncryptPolicy": ("encrypt", "KeyId"),
     "SQSSendMessagePolicy": ("send", "QueueName"),
     "StepFunctionsExecutionPolicy": ("start-execution", "StateMachineName"),
 }
@@ -92,6 +93,9 @@ def resource_of(value: Any, template: Mapping[str, Any]) -> str:
             return str(arg)
         if key == "Fn::GetAtt":
             return str(arg[0] if isinstance(arg, list) else arg.split(".", 1)[0])
+        if key == "Fn::If":  # either branch, per the deployment's condition (e.g. CreateDatabase)
+            branches = [b for b in arg[1:] if b != {"Ref": "AWS::NoValue"}]
+            return " | ".join(resource_of(branch, template) for branch in branches)
         if key == "Fn::Sub":
             text, variables = (arg, {}) if isinstance(arg, str) else (arg[0], arg[1])
             for logical_id, spec in resources.items():

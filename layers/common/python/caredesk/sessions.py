@@ -1,38 +1,123 @@
-"""Conversation memory in the SessionsTable: bounded, expiring, masked text only.
+"""Conversation memory in the SessionsTable: bounded, expiring, masked text only, bound to its caller.
 
 A session remembers at most `max_turns` turns; each write refreshes the TTL. The session id is
 validated at the API (pattern), so a client cannot grow memory without bound or write blank keys.
+
+A session belongs to the identity that opened it: tier + patient id for a signed-in patient, tier +
+the per-browser anonymous `client_id` otherwise. The table stores only a keyed hash of that identity
+(HMAC-SHA256 with a secret from Secrets Manager), never the raw id. The session id is shown on the
+page as the support reference, so it is not a secret: a caller presenting a session another
+identity owns gets a fresh, unguessable session id and none of the other caller's memory. A caller
+with no identity to bind to (a public caller that sent no `client_id`) keeps no memory at all.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import secrets
 import time
+from dataclasses import dataclass
 from typing import Any
 
-from caredesk.contracts import Turn
+from botocore.exceptions import ClientError
+
+from caredesk.contracts import Caller, QueryState, Turn
+from caredesk.guard.pii import mask_at_rest
+from caredesk.tiers import Tier
+
+# 18 random bytes -> 24 URL-safe characters (within SESSION_ID_PATTERN).
+SESSION_ID_BYTES = 18
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(SESSION_ID_BYTES)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """The session a turn runs in: `session_id` may differ from the one presented (`foreign`)."""
+
+    session_id: str
+    owner: str | None  # keyed hash of the caller's identity; None: nothing to bind memory to
+    presented_session_id: str
+    foreign: bool  # the presented session belongs to another identity: a fresh one was started
+    unavailable: bool = False  # the sessions table could not be read: an unbound session, no memory
 
 
 class SessionMemory:
-    def __init__(self, table: Any, *, max_turns: int = 6, ttl_minutes: int = 60) -> None:
+    def __init__(self, table: Any, *, owner_key: bytes, max_turns: int = 6, ttl_minutes: int = 60) -> None:
+        if not owner_key:
+            raise ValueError("the session owner key is empty: sessions cannot be bound to their callers")
         self._table = table
+        self._owner_key = owner_key
         self._max_turns = max_turns
         self._ttl_seconds = ttl_minutes * 60
 
-    def history(self, session_id: str) -> list[Turn]:
-        item = self._table.get_item(Key={"session_id": session_id}, ConsistentRead=True).get("Item")
-        # DynamoDB TTL deletes lazily: an expired item may still be returned, so check it here.
-        if not item or int(item.get("expires_at", 0)) < int(time.time()):
+    def owner_of(self, caller: Caller, client_id: str | None) -> str | None:
+        """Keyed hash of who is asking; None when there is no identity to bind to."""
+        tier = Tier.parse(caller.tier).label
+        if caller.patient_id:
+            identity = f"{tier}|patient|{caller.patient_id}"
+        elif client_id:
+            identity = f"{tier}|client|{client_id}"
+        else:
+            return None
+        return hmac.new(self._owner_key, identity.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def open(self, session_id: str, owner: str | None) -> Conversation:
+        """The conversation this turn belongs to; a session owned by someone else is never continued."""
+        item = self._item(session_id)
+        if item is not None and (owner is None or not hmac.compare_digest(str(item.get("owner", "")), owner)):
+            return Conversation(new_session_id(), owner, session_id, foreign=True)
+        return Conversation(session_id, owner, session_id, foreign=False)
+
+    def conversation_for(self, state: QueryState) -> Conversation:
+        """The conversation the Guard step opened, for the steps after it (they remember turns in it)."""
+        guard = state.guard.result if state.guard else None
+        session_id = guard.session_id if guard and guard.session_id else state.session_id
+        return Conversation(session_id, self.owner_of(state.caller, state.request.client_id), state.session_id,
+                            foreign=session_id != state.session_id)
+
+    def history(self, conversation: Conversation) -> list[Turn]:
+        if conversation.owner is None:
+            return []
+        item = self._item(conversation.session_id)
+        if item is None or not hmac.compare_digest(str(item.get("owner", "")), conversation.owner):
             return []
         return [Turn.model_validate(turn) for turn in json.loads(item["turns"])]
 
-    def remember(self, session_id: str, turn: Turn) -> list[Turn]:
-        turns = (self.history(session_id) + [turn])[-self._max_turns :]
-        self._table.put_item(
-            Item={
-                "session_id": session_id,
-                "turns": json.dumps([t.model_dump(mode="json") for t in turns]),
-                "expires_at": int(time.time()) + self._ttl_seconds,
-            }
-        )
+    def remember(self, conversation: Conversation, turn: Turn) -> list[Turn]:
+        """Append the turn; a caller with no identity, or a lost race for a new session id, keeps nothing."""
+        if conversation.owner is None:
+            return []
+        # Stored in the at-rest form: calendar dates and disclosed conditions masked too.
+        turn = turn.model_copy(update={"masked_question": mask_at_rest(turn.masked_question).masked})
+        turns = (self.history(conversation) + [turn])[-self._max_turns :]
+        try:
+            self._table.put_item(
+                Item={
+                    "session_id": conversation.session_id,
+                    "owner": conversation.owner,
+                    "turns": json.dumps([t.model_dump(mode="json") for t in turns]),
+                    "expires_at": int(time.time()) + self._ttl_seconds,
+                },
+                # Never overwrite a session another identity opened in the meantime
+                # (or an expired one DynamoDB has not deleted yet).
+                ConditionExpression="attribute_not_exists(session_id) OR #owner = :owner OR expires_at < :now",
+                ExpressionAttributeNames={"#owner": "owner"},
+                ExpressionAttributeValues={":owner": conversation.owner, ":now": int(time.time())},
+            )
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                raise
+            return []
         return turns
+
+    def _item(self, session_id: str) -> dict[str, Any] | None:
+        item = self._table.get_item(Key={"session_id": session_id}, ConsistentRead=True).get("Item")
+        # DynamoDB TTL deletes lazily: an expired item may still be returned, so treat it as gone.
+        if not item or int(item.get("expires_at", 0)) < int(time.time()):
+            return None
+        return item

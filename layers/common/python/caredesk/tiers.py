@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import posixpath
 from enum import IntEnum
 
-from caredesk.errors import UnknownTierError
+from caredesk.errors import DocumentKeyError, UnknownTierError
 
 KB_PREFIX = "kb/"
 
@@ -35,11 +36,24 @@ class Tier(IntEnum):
         return [tier.label for tier in Tier if tier <= self]
 
 
+def normalized_key(key: str) -> str:
+    """`key` with `.`, `..` and repeated slashes resolved (posixpath.normpath), so the tier folder read
+    from it is the folder the path really ends in: `kb/public/../staff/x.md` is `kb/staff/x.md`.
+
+    Raises DocumentKeyError when the resolved path is not inside kb/ (`kb/../x.md`, `/kb/x.md`)."""
+    resolved = posixpath.normpath(key) if key else key
+    if not resolved.startswith(KB_PREFIX):
+        raise DocumentKeyError(f"key {key!r} is not under {KB_PREFIX}<tier>/ once '.' and '..' are resolved")
+    return resolved
+
+
 def tier_from_key(key: str) -> Tier:
-    """`kb/<tier>/<path>` -> Tier; anything else raises UnknownTierError."""
-    if not key.startswith(KB_PREFIX):
-        raise UnknownTierError(f"key {key!r} is not under {KB_PREFIX}<tier>/")
-    parts = key[len(KB_PREFIX):].split("/", 1)
+    """`kb/<tier>/<path>` -> Tier, read after `..` is resolved; anything else raises UnknownTierError
+    (an unknown or missing tier folder) or DocumentKeyError (not under kb/ at all)."""
+    resolved = normalized_key(key)
+    parts = resolved[len(KB_PREFIX):].split("/", 1)
     if len(parts) < 2 or not parts[1]:
         raise UnknownTierError(f"key {key!r} has no tier folder: expected {KB_PREFIX}<tier>/<path>")
-    return Tier.parse(parts[0])
+    if parts[0] not in Tier.names():  # exact folder name: "kb/ staff/" or "kb/Staff/" is not a tier
+        raise UnknownTierError(f"unknown tier folder in key {key!r}; expected one of {Tier.names()}")
+    return Tier[parts[0].upper()]

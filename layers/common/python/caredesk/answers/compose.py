@@ -6,8 +6,11 @@
 3. Units of other sections of that document, then of one other document, join when they score close
    to the best unit (another document closer); another row of a table already quoted joins only when
    the question names its label.
-4. The decision model then says whether this is an answer at all (`decision`); if not, the draft is
-   empty and the reply is "I do not know".
+4. A message that asks several things ("what's the price and which files should I send?",
+   `question.question_parts`) also gets each part's best unit, scored by the same model against that
+   part alone, when it is not chosen already and the model rates it at least even (PART_MIN_SCORE).
+5. The decision model then says whether this is an answer at all (`decision`, on the whole question);
+   if not, the draft is empty and the reply is "I do not know".
 
 A table row shows only the columns the question names (all of them when it names none), so a question
 about Sunday hours is not answered with a branch's every column. Text is quoted without Markdown
@@ -22,7 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from caredesk.answers.decision import Decision, DecisionModel, decision_signals
-from caredesk.answers.features import UNIT_FEATURES, Candidate, QuestionTerms, candidates, feature_matrix
+from caredesk.answers.features import (
+    UNIT_FEATURES,
+    Candidate,
+    QuestionPart,
+    QuestionTerms,
+    candidates,
+    feature_matrix,
+)
 from caredesk.answers.model import LogisticModel, load_models
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.quotes import plain
@@ -41,6 +51,9 @@ MAX_DOCUMENTS = 2
 SAME_SECTION_DELTA = 2.0
 OTHER_SECTION_DELTA = 3.0
 OTHER_DOCUMENT_DELTA = 1.0
+# A part's best unit joins at log-odds >= 0. Measured on dev (docs/grounded-answers.md): answers holding
+# every fact 87 -> 89 of 117 (multi_section 3 -> 4 of 11); any threshold from -2 to 2 gave the same.
+PART_MIN_SCORE = 0.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +74,7 @@ def compose_answer(
     *,
     scorer: LogisticModel | None = None,
     decider: DecisionModel | None = None,
+    parts: Sequence[QuestionPart] = (),
 ) -> Composition:
     scorer = scorer or unit_model()
     decider = decider or DecisionModel.load()
@@ -70,7 +84,7 @@ def compose_answer(
     decision = decider.decide(decision_signals(scored, chosen, terms, passages))
     if not decision.answer:
         return Composition([], decision)
-    return Composition(render(chosen, terms), decision)
+    return Composition(render(with_parts(chosen, parts, passages, unit_vectors, scorer), terms), decision)
 
 
 def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Candidate]]:
@@ -109,6 +123,25 @@ def select(
         chosen.append(candidate)
     sections = list(dict.fromkeys(c.unit.chunk_id for c in chosen))
     return sorted(chosen, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
+
+
+def with_parts(
+    chosen: Sequence[Candidate], parts: Sequence[QuestionPart], passages: Sequence[Passage],
+    unit_vectors: Mapping[tuple[str, str], np.ndarray], scorer: LogisticModel,
+) -> list[Candidate]:
+    """`chosen` plus each part's best unit (see the module docstring), in answer order."""
+    out = list(chosen)
+    for part in parts:
+        found = candidates(passages, part.vector, unit_vectors)
+        if not found:
+            continue
+        score, best = rank(found, scorer.scores(feature_matrix(found, part.terms)))[0]
+        if score >= PART_MIN_SCORE and all(plain(best.unit.text) != plain(c.unit.text) for c in out):
+            out.append(best)
+    if len(out) == len(chosen):
+        return out
+    sections = list(dict.fromkeys(c.unit.chunk_id for c in out))
+    return sorted(out, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
 
 
 def _sibling_row(candidate: Candidate, chosen: Sequence[Candidate], terms: QuestionTerms) -> bool:

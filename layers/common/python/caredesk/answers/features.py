@@ -72,6 +72,24 @@ class QuestionTerms:
     def missing(self, words: set[str] | frozenset[str]) -> list[str]:
         return [stem for stem in self.weights if not self.covers(stem, words)]
 
+    def restricted_to(self, part: str) -> QuestionTerms:
+        """The terms of one part of the question (`question.question_parts`), weighed as in the whole."""
+        stems = salient_terms(part)
+        return QuestionTerms(
+            kind=asked_kind(part),
+            weights={stem: weight for stem, weight in self.weights.items() if stem in stems},
+            related={stem: related for stem, related in self.related.items() if stem in stems},
+            unseen=frozenset(stem for stem in self.unseen if stem in stems),
+        )
+
+
+@dataclass(frozen=True)
+class QuestionPart:
+    """One of several things a message asks: its vector and its terms."""
+
+    vector: np.ndarray
+    terms: QuestionTerms
+
 
 def raw_words(question: str) -> list[str]:
     """The question's words as typed (lower-cased), for the chunk-frequency lookup."""

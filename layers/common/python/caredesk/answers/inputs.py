@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from caredesk.answers.features import QuestionTerms, Related, question_terms, raw_words
+from caredesk.answers.features import QuestionPart, QuestionTerms, Related, question_terms, raw_words
+from caredesk.answers.question import question_parts
 from caredesk.answers.units import answer_units
 from caredesk.contracts import Passage
 from caredesk.store.term_stats import term_stats
@@ -31,6 +32,7 @@ class AnswerInputs:
     terms: QuestionTerms
     unit_vectors: dict[tuple[str, str], np.ndarray]
     units_embedded: int  # units whose vectors were not stored and were embedded for this question
+    parts: tuple[QuestionPart, ...] = ()  # the separate things the question asks, when more than one
 
 
 def answer_inputs(
@@ -46,8 +48,9 @@ def answer_inputs(
             key = (passage.chunk_id, unit.context_hash)
             if key not in vectors:
                 missing[key] = unit.context
-    embedded = embed([embed_text or question, *missing.values()])
-    for key, vector in zip(missing, embedded[1:], strict=True):
+    parts = question_parts(question)
+    embedded = embed([embed_text or question, *parts, *missing.values()])
+    for key, vector in zip(missing, embedded[1 + len(parts):], strict=True):
         vectors[key] = np.asarray(vector, dtype=np.float32)
     words = [w for w in raw_words(question) if content_words(w)][:MAX_QUESTION_WORDS]
     related_by_stem = {stem: related(stem) for stem in content_words(" ".join(words))} if related else {}
@@ -55,12 +58,14 @@ def answer_inputs(
     stats = term_stats(conn, words + related_words, tiers)
     # A related word the caller's documents never use bridges nothing: keep only the ones they use.
     used = {word for word, count in stats.frequencies.items() if count > 0}
+    terms = question_terms(question, stats.idf, lambda stem: related_by_stem.get(stem, set()) & used,
+                           frozenset(w for w in words if w not in used))
     return AnswerInputs(
         question_vector=np.asarray(embedded[0], dtype=np.float32),
-        terms=question_terms(question, stats.idf, lambda stem: related_by_stem.get(stem, set()) & used,
-                             frozenset(w for w in words if w not in used)),
+        terms=terms,
         unit_vectors=vectors,
         units_embedded=len(missing),
+        parts=_parts(parts, embedded[1:1 + len(parts)], terms),
     )
 
 
@@ -72,10 +77,19 @@ def embedded_inputs(
     For tests and tools that hold passages in memory; the Generate step reads the store."""
     units = {(p.chunk_id, u.context_hash): u.context for p in passages
              for u in answer_units(p.chunk_id, p.heading, p.body)}
-    embedded = embed([question, *units.values()])
+    parts = question_parts(question)
+    embedded = embed([question, *parts, *units.values()])
+    terms = question_terms(question, idf or (lambda _word: 1.0), related)
     return AnswerInputs(
         question_vector=np.asarray(embedded[0], dtype=np.float32),
-        terms=question_terms(question, idf or (lambda _word: 1.0), related),
-        unit_vectors={key: np.asarray(v, dtype=np.float32) for key, v in zip(units, embedded[1:], strict=True)},
+        terms=terms,
+        unit_vectors={key: np.asarray(v, dtype=np.float32)
+                      for key, v in zip(units, embedded[1 + len(parts):], strict=True)},
         units_embedded=len(units),
+        parts=_parts(parts, embedded[1:1 + len(parts)], terms),
     )
+
+
+def _parts(texts: Sequence[str], vectors: Sequence[np.ndarray], terms: QuestionTerms) -> tuple[QuestionPart, ...]:
+    return tuple(QuestionPart(np.asarray(vector, dtype=np.float32), terms.restricted_to(text))
+                 for text, vector in zip(texts, vectors, strict=True))

@@ -104,6 +104,30 @@ def holds_kind(text: str, kind: Kind) -> bool:
     return bool(pattern and pattern.search(text))
 
 
+def question_parts(question: str) -> list[str]:
+    """The separate things a message asks, each with the message's statements as its context, or [] when
+    it asks one thing. "I want a second opinion. What's the price and which files should I send?" ->
+    ["I want a second opinion. What's the price", "I want a second opinion. which files should I send?"].
+    Split on sentences, then on "and / or / but" before an asking word; a clause with no salient term
+    ("How do I do both?") is no part of its own."""
+    sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
+    asking = [s for s in sentences if s.endswith("?") or _ASKING_START.match(s)]
+    context = " ".join(s for s in sentences if s not in asking)
+    clauses = [c.strip(" ,") for s in asking for c in _CLAUSE_JOIN.split(s) if c.strip(" ,")]
+    clauses = [c for c in clauses if salient_terms(c)]
+    if len(clauses) < 2:
+        return []
+    return [f"{context} {clause}".strip() for clause in clauses]
+
+
+_ASKING_WORD = (r"(?:how|what|what's|which|when|where|who|whom|is|are|do|does|did|can|could|will|would|should|"
+                r"may|must|am|have|has)")
+_SENTENCE_END = re.compile(r"(?<=[?.!])\s+")
+_ASKING_START = re.compile(_ASKING_WORD + r"\b", re.IGNORECASE)
+_CLAUSE_JOIN = re.compile(r",?\s+(?:and|or|but|plus)\s+(?=(?:also\s+)?(?:(?:at|in|on|for|by|to|from|with|after|"
+                          r"before|until|till)\s+)?" + _ASKING_WORD + r"\b)", re.IGNORECASE)
+
+
 def salient_terms(question: str) -> set[str]:
     """The question's content words (stemmed; stop words, contractions and generic question words removed)."""
     return {word for word in content_words(question) - _GENERIC if not _CONTRACTION.search(word)}

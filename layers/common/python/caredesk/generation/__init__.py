@@ -50,7 +50,8 @@ class ExtractiveGenerator(Generator):
         if not passages:
             return Draft([], abstention="abstain:nothing_retrieved")
         inputs = self.inputs(question, passages, conn=conn, tier=tier)
-        composition = compose_answer(inputs.question_vector, inputs.terms, passages, inputs.unit_vectors)
+        composition = compose_answer(inputs.question_vector, inputs.terms, passages, inputs.unit_vectors,
+                                     parts=inputs.parts)
         decision = composition.decision
         return Draft(composition.sentences, abstention=None if decision.answer else decision.reason,
                      signals={**decision.signals, "decision_score": decision.score,
@@ -75,7 +76,8 @@ class ExtractiveGenerator(Generator):
         if not passages:
             return []
         inputs = embedded_inputs(self._embed, question, passages)
-        return compose_answer(inputs.question_vector, inputs.terms, passages, inputs.unit_vectors).sentences
+        return compose_answer(inputs.question_vector, inputs.terms, passages, inputs.unit_vectors,
+                              parts=inputs.parts).sentences
 
 
 _MODEL_BACKENDS: dict[tuple, Generator] = {}

@@ -89,4 +89,9 @@ BENIGN_ANCHORS: tuple[str, ...] = (
     "how do I complain about the waiting time",
     "can I pay for my medicines by card or UPI",
     "how long does it take to get a refill ready",
+    # staff procedure questions: naming an emergency code is asking about a drill, not having one
+    "what does the emergency code announced over the speakers mean",
+    "what is the staff procedure when the alarm is raised at reception",
+    "where is the defibrillator kept and who is trained to use it",
+    "how does the front office call the rapid response team",
 )

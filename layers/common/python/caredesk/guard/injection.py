@@ -260,3 +260,17 @@ def detect_injection(masked_text: str) -> tuple[InjectionHit, ...]:
             if family not in hits and any(key in squashed for key in keys):
                 hits[family] = InjectionHit(family, -1, kind)
     return tuple(hits[family] for family in FAMILIES if family in hits)
+
+
+_CLAUSE_BREAK = re.compile(r"[.!?;:\n]+|,\s+|\s+(?:then|and then|aur|phir)\s+")
+
+
+def without_injection_clauses(masked_text: str) -> str:
+    """The text with every clause that is itself an injection dropped ("" when nothing else is left).
+
+    The semantic safety gate reads this instead of the whole message when an injection was found, so
+    an attack's own wording ("do not follow your instructions") cannot pass for a crisis, while "I
+    can't go on anymore. Ignore previous instructions." still shows its first sentence.
+    """
+    kept = [clause.strip() for clause in _CLAUSE_BREAK.split(masked_text) if clause and clause.strip()]
+    return ". ".join(clause for clause in kept if not detect_injection(clause))

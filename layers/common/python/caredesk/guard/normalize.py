@@ -134,6 +134,32 @@ def normalize_text(text: str) -> str:
     return _WHITESPACE.sub(" ", folded.casefold()).strip()
 
 
+_NUKTA = "\u093c"
+_CHANDRABINDU, _ANUSVARA = "\u0901", "\u0902"
+_ROMAN_SPELLINGS = str.maketrans({"w": "v", "z": "j", "q": "k"})
+_REPEATED_LETTER = re.compile(r"([a-z])\1+")
+
+
+def fold_hindi(normalized: str) -> str:
+    """One spelling for the common variants of Hindi, in Devanagari and romanised (Hinglish).
+
+    Devanagari: the nukta is dropped (ज़/ज, ड़/ड) and chandrabindu becomes anusvara (हूँ/हूं).
+    Romanised: "ee" -> "i", "oo" -> "u", w -> v, z -> j, q -> k, doubled letters single
+    ("seene"/"sine", "khoon"/"khun", "zindagi"/"jindagi", "chhod"/"chod", "saans"/"sans").
+    The Hindi safety rules are written in this folded form; nothing else reads it.
+    """
+    devanagari = normalized.replace(_NUKTA, "").replace(_CHANDRABINDU, _ANUSVARA)
+    roman = devanagari.replace("ee", "i").replace("oo", "u").translate(_ROMAN_SPELLINGS)
+    return _REPEATED_LETTER.sub(r"\1", roman)
+
+
+def mostly_devanagari(text: str) -> bool:
+    """More Devanagari letters than Latin ones (the semantic gate's English-only embedder cannot read it)."""
+    devanagari = sum("\u0900" <= ch <= "\u097f" for ch in text)
+    latin = sum("a" <= ch <= "z" or "A" <= ch <= "Z" for ch in text)
+    return devanagari > latin
+
+
 def collapse_spaced_letters(normalized: str) -> str:
     """'i g n o r e  a l l' -> 'ignore all': joins runs of single letters split by separators."""
     return _SPACED_LETTERS.sub(lambda m: re.sub(r"[\s.\-_*|/]", "", m.group(0)), normalized)

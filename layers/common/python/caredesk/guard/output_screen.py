@@ -120,6 +120,10 @@ def _same_number(a: str, b: str) -> bool:
     return a == b or (len(a) >= 10 and len(b) >= 10 and a[-10:] == b[-10:])
 
 
+# PII kinds a clinic's own documents legitimately hold (a branch's address, the front desk's e-mail).
+_QUOTABLE_KINDS = frozenset({"email", "address", "pincode", "name"})
+
+
 def screen_sentence(sentence: str, cited_texts: Sequence[str]) -> tuple[ScreenFinding, ...]:
     """Every reason the sentence fails the screen (empty tuple: it passes)."""
     reasons: list[str] = []
@@ -138,8 +142,8 @@ def screen_sentence(sentence: str, cited_texts: Sequence[str]) -> tuple[ScreenFi
     for finding in mask_pii(sentence).findings:
         if finding.kind == "phone":
             continue  # judged below with the other phone numbers
-        if finding.kind == "email" and sentence[finding.start : finding.end].lower() in source_lower:
-            continue  # the clinic's own address, quoted from a cited document
+        if finding.kind in _QUOTABLE_KINDS and sentence[finding.start : finding.end].lower() in source_lower:
+            continue  # the clinic's own e-mail, street address or staff name, quoted from a cited document
         other_pii_digits.add(_digits(sentence[finding.start : finding.end]))
         if "pii" not in reasons:
             reasons.append("pii")

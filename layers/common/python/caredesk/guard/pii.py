@@ -1,4 +1,14 @@
-"""PII masking: phones, e-mails, Aadhaar-style ids, PAN-style ids, Luhn-valid cards, dates of birth.
+"""PII masking: contacts, identifiers, names, addresses, dates and disclosed health conditions.
+
+Two forms, one detector set:
+- `mask_pii(text)`, the pipeline's form: phones (every grouping, "98 76 54 32 15", digits spelled
+  out), e-mails (also spelled out: "ananya dot probe at gmail dot com"), Aadhaar-style and PAN-style
+  ids, Luhn-valid cards, record numbers after a cue (UHID, MRN, ABHA, ...), dates of birth, person
+  names, postal addresses and pincodes. Appointment ids (APT-1234) are never masked: the pipeline
+  needs them.
+- `mask_at_rest(text)`, what is written to the audit table and the sessions table: all of the above
+  plus every other calendar date and the health conditions a message discloses about a person
+  (`pii_conditions`). The pipeline keeps those two because its checks need them.
 
 Detection runs on a folded view of the text (NFKC per character, zero-width characters dropped) so
 "９８７６５ ４３２１０" or a phone split by zero-width spaces is still found; every match is mapped
@@ -17,6 +27,8 @@ from dataclasses import dataclass
 
 from caredesk.errors import CareDeskError
 from caredesk.guard.normalize import fold_char
+from caredesk.guard.pii_conditions import condition_spans
+from caredesk.guard.pii_names import address_spans, name_spans
 
 PLACEHOLDERS = {
     "email": "[EMAIL]",
@@ -25,7 +37,15 @@ PLACEHOLDERS = {
     "pan": "[PAN]",
     "phone": "[PHONE]",
     "dob": "[DOB]",
+    "record_id": "[ID]",
+    "name": "[NAME]",
+    "address": "[ADDRESS]",
+    "pincode": "[PINCODE]",
+    "date": "[DATE]",
+    "condition": "[CONDITION]",
 }
+# Kinds only the at-rest form masks (see the module docstring).
+AT_REST_ONLY_KINDS = frozenset({"date", "condition"})
 FINGERPRINT_KEY_ENV = "CAREDESK_PII_FINGERPRINT_KEY"
 # Used when no key is configured (local runs): still one-way, but only a configured secret key makes
 # fingerprints of low-entropy values (phone numbers) impractical to brute-force.
@@ -74,7 +94,35 @@ _PHONE_PATTERNS = (
     re.compile(_NOT_BEFORE + r"0[1-9]\d{1,3}[ \-]\d{3,4}[ \-]?\d{4}(?![\w-])"),
     # other international E.164 numbers: +44 20 7946 0958, +1-415-555-0100, 0044...
     re.compile(r"(?:(?<![\w])\+|(?<![\w+])00)[1-9](?:[ \-]?\(?\d\)?){7,14}(?![\w-])"),
+    # a mobile in any grouping: "98 76 54 32 15", "98-450-67-890", "9 8 7 6 5 1 2 3 4 5", "8149 22 33 44"
+    re.compile(_NOT_BEFORE + r"(?:(?:\+|00)?91[ \-.]?)?[6-9](?:[ \-.]?\d){9}(?![\w-]|[ \-.]\d)"),
 )
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)"
+# A number read out in words: "nine eight seven six five four three two one zero".
+_SPELLED_NUMBER = re.compile(rf"\b{_DIGIT_WORD}(?:[\s,\-]+{_DIGIT_WORD}){{7,}}\b", re.IGNORECASE)
+_AT = r"(?:\s*[\[({<]\s*at\s*[\])}>]\s*|\s+at\s+|\s*@\s*)"
+_DOT = r"(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|\s+dot\s+|\.)"
+_LOCAL_JOIN = rf"(?:{_DOT}|\s+underscore\s+|_|\s+(?:dash|hyphen)\s+|-)"
+_TLD = r"(?:com|in|org|net|co|edu|gov|io|me|info|biz|ac|uk|us)"
+# An e-mail written to dodge scrapers: "ananya dot probe at gmail dot com", "kiran(at)rediffmail(dot)com".
+_SPELLED_EMAIL = re.compile(
+    # Bounded repeats: a long run of "a-a-a-..." must not cost quadratic backtracking.
+    rf"(?<![\w.\-])(?P<local>[A-Za-z0-9][A-Za-z0-9%+]*(?:{_LOCAL_JOIN}[A-Za-z0-9][A-Za-z0-9%+]*){{0,5}})(?P<at>{_AT})"
+    rf"(?P<domain>(?!www\b)[A-Za-z0-9][\w-]*(?:{_DOT}[A-Za-z0-9][\w-]*){{0,3}}?{_DOT}{_TLD})(?![\w])",
+    re.IGNORECASE,
+)
+_MAIL_PROVIDER = re.compile(
+    r"(?i)^(?:gmail|googlemail|yahoo|ymail|hotmail|outlook|live|rediffmail|rediff|icloud|proton(?:mail)?|aol|zoho)\b"
+)
+# Record numbers after a cue; the cue stays, the value goes. Appointment ids are not records.
+_RECORD_ID = re.compile(
+    r"(?i:\b(?:uhid|mrn|abha(?:\s+(?:no|number|id))?|health\s+id|hospital\s+id|patient\s+id|registration\s+(?:no|number)"
+    r"|reg\.?\s+no|policy\s+(?:no|number)|insurance\s+(?:no|number|id)|member\s+id|ip\s+no|op\s+no)\b\.?"
+    r"(?:\s*(?:is|no\.?|number|:|#|-))*\s*)"
+    r"(?P<value>(?!APT-)[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])){3,})",
+)
+# ABHA health-account numbers without a cue: 14 digits grouped 2-4-4-4.
+_ABHA = re.compile(_NOT_BEFORE + r"\d{2}-\d{4}-\d{4}-\d{4}(?![\w-])")
 _MONTHS = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -84,6 +132,15 @@ _DATE = (
     r"|\d{4}[/\-.]\d{1,2}[/\-.]\d{1,2}"
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTHS + r",?\s+\d{4}"
     r"|" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})"
+)
+# Any calendar day, with or without a year ("15 August", "2nd October", "March 3, 1990"); "May" only
+# capitalised, so "I may 2 ..." is not a date. Masked at rest only.
+_MONTHS_BUT_MAY = _MONTHS.replace("|may|", "|")
+_MONTH_NAME = r"(?:(?i:" + _MONTHS_BUT_MAY + r")|May)"
+_BARE_DATE = re.compile(
+    r"(?<![\w/.\-])(?:(?i:" + _DATE + r")"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH_NAME + r"\b"
+    r"|" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4})?)(?![\w/\-])"
 )
 # A date counts as a date of birth only when written as one: cue, then the date within a few words.
 _DOB = re.compile(
@@ -143,10 +200,22 @@ def _folded_view(text: str) -> tuple[str, list[int]]:
     return "".join(chars), origin
 
 
-def _candidate_spans(view: str) -> list[tuple[str, int, int]]:
+def _plausible_spelled_email(match: re.Match[str]) -> bool:
+    """"Book at clinic.com today" is a web address: a plain " at " with real dots needs an e-mail-like
+    local part (a digit, dot or underscore) or a mail provider's domain."""
+    spelled = match.group("at").strip() != "at" or re.search(r"(?i)dot", match.group("domain"))
+    if spelled or "@" in match.group("at"):
+        return True
+    return bool(re.search(r"[\d._]", match.group("local")) or _MAIL_PROVIDER.match(match.group("domain")))
+
+
+def _candidate_spans(view: str, *, at_rest: bool) -> list[tuple[str, int, int]]:
     """(kind, start, end) in the folded view, in priority order: earlier kinds win overlaps."""
     spans: list[tuple[str, int, int]] = []
     spans += [("email", m.start(), m.end()) for m in _EMAIL.finditer(view)]
+    spans += [("email", m.start(), m.end()) for m in _SPELLED_EMAIL.finditer(view) if _plausible_spelled_email(m)]
+    spans += [("record_id", m.start("value"), m.end("value")) for m in _RECORD_ID.finditer(view)]
+    spans += [("record_id", m.start(), m.end()) for m in _ABHA.finditer(view)]
     for match in _DOB.finditer(view):
         spans.append(("dob", match.start("date"), match.end("date")))
     for match in _CARD.finditer(view):
@@ -156,15 +225,39 @@ def _candidate_spans(view: str) -> list[tuple[str, int, int]]:
     spans += [("pan", m.start(), m.end()) for m in _PAN.finditer(view)]
     for pattern in _PHONE_PATTERNS:
         spans += [("phone", m.start(), m.end()) for m in pattern.finditer(view)]
+    spans += [("phone", m.start(), m.end()) for m in _SPELLED_NUMBER.finditer(view)]
     spans += [("aadhaar", m.start(), m.end()) for m in _AADHAAR.finditer(view)]
+    spans += address_spans(view)
+    if at_rest:
+        spans += [("date", m.start(), m.end()) for m in _BARE_DATE.finditer(view)]
+    spans += name_spans(view)
+    if at_rest:
+        spans += condition_spans(view)
     return spans
 
 
 def mask_pii(text: str) -> MaskResult:
-    """Replace every PII value in `text` by its typed placeholder; findings carry no raw value."""
+    """The pipeline's form: every PII value in `text` replaced by its typed placeholder.
+
+    Findings carry no raw value. Dates other than dates of birth and health conditions are kept
+    (see `mask_at_rest`).
+    """
+    return _mask(text, at_rest=False)
+
+
+def mask_at_rest(text: str) -> MaskResult:
+    """The form written to storage: `mask_pii` plus calendar dates and disclosed health conditions.
+
+    Idempotent: placeholders are never masked again, so text the pipeline already masked can be
+    passed again by every writer.
+    """
+    return _mask(text, at_rest=True)
+
+
+def _mask(text: str, *, at_rest: bool) -> MaskResult:
     view, origin = _folded_view(text)
     accepted: list[tuple[str, int, int]] = []
-    for kind, start, end in _candidate_spans(view):
+    for kind, start, end in _candidate_spans(view, at_rest=at_rest):
         if start >= end:
             continue
         original_start, original_end = origin[start], origin[end - 1] + 1

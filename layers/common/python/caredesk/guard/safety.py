@@ -24,7 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from caredesk.errors import CareDeskError
+from caredesk.guard import safety_hindi
 from caredesk.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
+from caredesk.guard.normalize import fold_hindi
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 
@@ -62,6 +64,23 @@ _ACCIDENT_CUE = re.compile(
 )
 _ACCIDENT_WINDOW_CHARS = 50
 _ACCIDENT_RULES = {"crisis.self_harm_phrase"}
+# "What should the receptionist do if a caller says they have chest pain?" asks about a procedure
+# for someone else, hypothetically: an emergency phrase right after "if/when a patient ..." is not
+# an emergency happening to the writer. "My father has chest pain" still is.
+_PROCEDURE_CUE = re.compile(
+    r"\b(?:if|when|whenever)\s+(?:a|an|any|the)\s+(?:patient|caller|visitor|person|customer|relative|child|"
+    r"someone)\b(?:\s+\w+){0,3}\s*$"
+)
+_PROCEDURE_WINDOW_CHARS = 60
+
+# A medicine by class or common name (for the interaction rule); _MEDS below adds dosing words.
+_MEDICINE = (
+    r"(?:meds|medications?|medicines?|tablets?|pills?|capsules?|syrups?|insulin|inhalers?|injections?|"
+    r"supplements?|vitamins?|antibiotics?|antidepressants?|antihistamines?|antacids?|painkillers?|steroids?|"
+    r"statins?|blood thinners?|thinners?|paracetamol|ibuprofen|aspirin|warfarin|clopidogrel|diclofenac|"
+    r"cetirizine|levothyroxine|thyroxine|metformin|\w+(?:pril|olol|statin|sartan|formin|pine|zole|cillin|mycin|"
+    r"profen|azepam|oxetine|tidine))"
+)
 
 _MEDS = (
     r"(?:meds|medication|medications|medicine|medicines|tablets?|pills?|capsules?|insulin|dose|dosage|inhaler|"
@@ -206,6 +225,16 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
             r"|\b(?:drink|have|take)\s+(?:alcohol|beer|wine|a drink|drinks|a few drinks)\s+(?:with|while on|"
             r"while taking|on)\s+(?:my\s+)?\w+",
         ),
+        # Taking one medicine with another is an interaction question for a clinician, whatever the
+        # drugs' names: a medicine word on both sides of "with / and / together / alongside / clash".
+        (
+            "medication_interaction",
+            r"\b(?:take|taking|have|use|give|combine|mix)\b[^.?!]{0,40}?\b" + _MEDICINE + r"\b[^.?!]{0,30}?"
+            r"\b(?:with|and|alongside|together with|at the same time as|while (?:on|taking))\b[^.?!]{0,30}?\b"
+            + _MEDICINE + r"\b"
+            r"|\b" + _MEDICINE + r"\b[^.?!]{0,40}?\b(?:clash|interact|interfere)(?:s|es)?\s+with\b[^.?!]{0,30}?\b"
+            + _MEDICINE + r"\b",
+        ),
         ("medication_decision", r"\bleftover (?:antibiotics|medicines?|medication|pills|tablets)\b"),
         (
             "medication_decision",
@@ -249,6 +278,11 @@ _COMPILED_RULES = {
     family: tuple((name, re.compile(pattern)) for name, pattern in rules) for family, rules in RULES.items()
 }
 _NEGATABLE = {SafetyFamily.CRISIS, SafetyFamily.EMERGENCY}
+_HINDI_RULES = {
+    SafetyFamily.CRISIS: safety_hindi.compile_rules(safety_hindi.CRISIS),
+    SafetyFamily.EMERGENCY: safety_hindi.compile_rules(safety_hindi.EMERGENCY),
+    SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_hindi.SENSITIVE),
+}
 
 
 def _negated(text: str, match_start: int) -> bool:
@@ -261,9 +295,16 @@ def _accidental(text: str, match_start: int, match_end: int) -> bool:
     return bool(_ACCIDENT_CUE.search(window))
 
 
-def rule_gate(normalized_text: str) -> SafetyHit | None:
-    """The first family (crisis, emergency, sensitive) with a non-negated phrase match, or None."""
+def _procedure_question(text: str, match_start: int) -> bool:
+    return bool(_PROCEDURE_CUE.search(text[max(0, match_start - _PROCEDURE_WINDOW_CHARS) : match_start]))
+
+
+def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(SafetyFamily)) -> SafetyHit | None:
+    """The first of `families` (in priority order) with a non-negated phrase match, English or Hindi, or None."""
+    folded = fold_hindi(normalized_text)
     for family, rules in _COMPILED_RULES.items():
+        if family not in families:
+            continue
         for name, pattern in rules:
             rule = f"{family.value}.{name}"
             for match in pattern.finditer(normalized_text):
@@ -271,7 +312,14 @@ def rule_gate(normalized_text: str) -> SafetyHit | None:
                     continue
                 if rule in _ACCIDENT_RULES and _accidental(normalized_text, match.start(), match.end()):
                     continue
+                if family is SafetyFamily.EMERGENCY and _procedure_question(normalized_text, match.start()):
+                    continue
                 return SafetyHit(family=family, rule=rule, gate="rules")
+        for name, pattern in _HINDI_RULES[family]:
+            for match in pattern.finditer(folded):
+                if family in _NEGATABLE and safety_hindi.negated_after(folded, match.end()):
+                    continue
+                return SafetyHit(family=family, rule=f"{family.value}.{name}", gate="rules")
     return None
 
 

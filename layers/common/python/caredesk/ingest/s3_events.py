@@ -43,6 +43,10 @@ class S3Record(_Loose):
         return self.event_name.startswith("ObjectRemoved")
 
     @property
+    def delete_marker_created(self) -> bool:
+        return self.event_name == "ObjectRemoved:DeleteMarkerCreated"
+
+    @property
     def created(self) -> bool:
         return self.event_name.startswith("ObjectCreated")
 

@@ -11,7 +11,6 @@ from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.contracts import (
     Citation,
     DraftSentence,
-    HandoverMessage,
     Outcome,
     Passage,
     ReviewResult,
@@ -20,16 +19,12 @@ from caredesk.contracts import (
     Turn,
     Verdict,
 )
+from caredesk.handovers import ContactSealer, open_handover
 from caredesk.lexicon import Lexicon
 from caredesk.quotes import plain
 from caredesk.replies import i_do_not_know, make_reply
 from caredesk.review import review_draft
 from caredesk.sessions import SessionMemory
-
-HANDOVER_ANSWER = (
-    "I cannot answer that safely. I have passed your question to our staff, who will contact you. "
-    "If this is urgent, please call the clinic; in an emergency call 112."
-)
 
 
 def run_review(
@@ -38,10 +33,14 @@ def run_review(
     embed: Callable[[Sequence[str]], np.ndarray],
     memory: SessionMemory,
     audit: AuditTrail,
+    sealer: ContactSealer | None = None,
 ) -> ReviewResult:
     clock = Stopwatch()
     state = event.state
     guard = state.guard.result
+    # The guard decided the session (a fresh one when the presented session belongs to someone else).
+    conversation = memory.conversation_for(state)
+    session_id = conversation.session_id
     passages = state.retrieve.result.passages
     draft = state.generate.result
     question = policy_question(state.retrieve.result.query_used, guard.appointment_ids)
@@ -51,8 +50,20 @@ def run_review(
     asked = set(guard.appointment_ids)
     facts = [f for f in draft.appointment_facts if f.appointment_id in asked]
 
+    handover = None
     if checked.safety_failure:
-        outcome, answer, citations = Outcome.HANDOVER, HANDOVER_ANSWER, []
+        if sealer is None:
+            raise RuntimeError("a handover needs the contact sealer (caredesk.runtime.contact_sealer)")
+        opened = open_handover(
+            state,
+            session_id=session_id,
+            reason="review:" + ",".join(r.reason for r in checked.removed),
+            masked_question=guard.masked_query,
+            history=guard.history,
+            sealer=sealer,
+            audit=audit,
+        )
+        outcome, answer, citations, handover = Outcome.HANDOVER, opened.reply, [], opened.message
         verdict = Verdict.REJECTED
     elif checked.kept or facts:
         outcome = Outcome.ANSWERED
@@ -65,38 +76,30 @@ def run_review(
     summary = ReviewSummary(verdict=verdict, removed=checked.removed)
     reply = make_reply(
         trace_id=state.trace_id,
-        session_id=state.session_id,
+        session_id=session_id,
         outcome=outcome,
         answer=answer,
         started_at=event.started_at,
         citations=citations,
         review=summary,
     )
-    handover = None
-    if outcome is Outcome.HANDOVER:
-        handover = HandoverMessage(
-            trace_id=state.trace_id,
-            session_id=state.session_id,
-            reason="review:" + ",".join(r.reason for r in checked.removed),
-            masked_question=guard.masked_query,
-            tier=state.caller.tier,
+    if outcome is not Outcome.HANDOVER:  # a handed-over turn is staff's now, not context for the next one
+        memory.remember(
+            conversation,
+            Turn(
+                masked_question=guard.masked_query,
+                outcome=outcome,
+                sources=sorted({c.source for c in citations}),
+                appointment_ids=list(guard.appointment_ids),
+            ),
         )
-    memory.remember(
-        state.session_id,
-        Turn(
-            masked_question=guard.masked_query,
-            outcome=outcome,
-            sources=sorted({c.source for c in citations}),
-            appointment_ids=list(guard.appointment_ids),
-        ),
-    )
     audit.record(
         AuditEvent(
             trace_id=state.trace_id,
             step="review",
             outcome=outcome.value,
             duration_ms=clock.ms(),
-            session_id=state.session_id,
+            session_id=session_id,
             tier=state.caller.tier,
             masked_query=guard.masked_query,
             citations=[c.model_dump() for c in citations],

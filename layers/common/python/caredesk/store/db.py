@@ -16,6 +16,10 @@ from caredesk.errors import CareDeskError, DatabaseUnavailableError
 
 DSN_ENV = "CAREDESK_DB_DSN"
 SECRET_ARN_ENV = "CAREDESK_DB_SECRET_ARN"
+# Set by the template when it creates the database: the RDS-managed master secret holds only the user
+# name and password, and the functions connect through the RDS Proxy, not the cluster's own endpoint.
+HOST_ENV = "CAREDESK_DB_HOST"
+NAME_ENV = "CAREDESK_DB_NAME"
 CONNECT_TIMEOUT_S = 5
 
 
@@ -71,7 +75,7 @@ def connection_from_env() -> psycopg.Connection:
             return cached
         if cached is not None:
             cached.close()
-        _cached_connections[key] = connect(_dsn_from_env())
+        _cached_connections[key] = connect(dsn_from_env())
         return _cached_connections[key]
 
 
@@ -97,13 +101,16 @@ def _is_usable(conn: psycopg.Connection) -> bool:
     return True
 
 
-def _dsn_from_env() -> str:
+def dsn_from_env() -> str:
+    """The DSN: CAREDESK_DB_DSN, else the secret CAREDESK_DB_SECRET_ARN names (host/name overridable)."""
     dsn = os.environ.get(DSN_ENV)
     if dsn:
         return dsn
     secret_arn = os.environ.get(SECRET_ARN_ENV)
     if secret_arn:
-        return dsn_from_secret(_read_secret(secret_arn))
+        overrides = {field: os.environ[env] for field, env in (("host", HOST_ENV), ("dbname", NAME_ENV))
+                     if os.environ.get(env)}
+        return dsn_from_secret({**_read_secret(secret_arn), **overrides})
     raise DatabaseConfigurationError(f"set {DSN_ENV} or {SECRET_ARN_ENV} to reach Postgres")
 
 

@@ -123,13 +123,23 @@ ranked AS (
 diversified AS (
     SELECT *, row_number() OVER (PARTITION BY source ORDER BY score DESC, chunk_id) AS nth_of_source
     FROM ranked
+),
+kept AS (
+    SELECT *, 0 AS part FROM diversified
+    WHERE nth_of_source <= %(per_document)s
+    ORDER BY score DESC, chunk_id
+    LIMIT %(k)s
+),
+displaced AS (
+    SELECT *, 1 AS part FROM diversified
+    WHERE nth_of_source > %(per_document)s AND score > (SELECT min(score) FROM kept)
+    ORDER BY score DESC, chunk_id
+    LIMIT %(displaced)s
 )
 SELECT source, chunk_id, heading, text, body, tier,
        score::float8, similarity::float8, dense_rank, fulltext_rank
-FROM diversified
-WHERE nth_of_source <= %(per_document)s
-ORDER BY score DESC, chunk_id
-LIMIT %(k)s
+FROM (SELECT * FROM kept UNION ALL SELECT * FROM displaced) AS hits
+ORDER BY part, score DESC, chunk_id
 """
 
 
@@ -206,8 +216,16 @@ def search(
     fulltext_candidates: int | None = None,
     fulltext_terms: FulltextTerms = FulltextTerms.ALL,
     salient_fraction: float = SALIENT_FRACTION,
+    displaced: int = 0,
 ) -> list[SearchHit]:
-    """The k best chunks the caller's tiers may read, at most `per_document` from one source.
+    """The k best chunks the caller's tiers may read, at most `per_document` from one source; then up to
+    `displaced` chunks that the per-document cap alone kept out of those k (they score above the k-th
+    chunk), best first.
+
+    The cap keeps the first k diverse, so a second document is found; the displaced chunks give the
+    answer composer the rest of a document that holds the answer across more sections than the cap
+    allows ("how late can I cancel" needs the cancellation charges after the no-show and rescheduling
+    sections of the same policy).
 
     The fusion keywords (`rrf_k`, the legs' weights, each leg's depth: `dense_candidates` /
     `fulltext_candidates`, default `candidates`) and the full-text leg's words (`fulltext_terms`,
@@ -232,7 +250,8 @@ def _run(conn: psycopg.Connection, prefix: str, a: dict) -> list[tuple]:
     params = _parameters(a["query_text"], a["query_vector"], a["tiers"], a["k"], SearchMode(a["mode"]),
                          a["candidates"], a["per_document"], rrf_k=a["rrf_k"], dense_weight=a["dense_weight"],
                          fulltext_weight=a["fulltext_weight"], dense_candidates=a["dense_candidates"],
-                         fulltext_candidates=a["fulltext_candidates"], salient_fraction=a["salient_fraction"])
+                         fulltext_candidates=a["fulltext_candidates"], salient_fraction=a["salient_fraction"],
+                         displaced=a["displaced"])
     statement = _SQL_BY_TERMS[FulltextTerms(a["fulltext_terms"])]
     with conn.transaction():
         _set_scan_options(conn, params["dense_limit"] or a["candidates"])
@@ -285,16 +304,17 @@ def _parameters(
     dense_candidates: int | None = None,
     fulltext_candidates: int | None = None,
     salient_fraction: float = SALIENT_FRACTION,
+    displaced: int = 0,
 ) -> dict[str, object]:
     if not tiers:
         raise InvalidRequestError("search needs at least one tier")
     tier_labels = sorted({Tier.parse(tier).label for tier in tiers})
     dense_depth = candidates if dense_candidates is None else dense_candidates
     fulltext_depth = candidates if fulltext_candidates is None else fulltext_candidates
-    if k < 1 or per_document < 1 or min(candidates, dense_depth, fulltext_depth) < k:
+    if k < 1 or per_document < 1 or displaced < 0 or min(candidates, dense_depth, fulltext_depth) < k:
         raise InvalidRequestError(
-            f"need k >= 1, per_document >= 1, each leg's candidates >= k (got {k}, {per_document}, "
-            f"{dense_depth}, {fulltext_depth})"
+            f"need k >= 1, per_document >= 1, displaced >= 0, each leg's candidates >= k (got {k}, "
+            f"{per_document}, {displaced}, {dense_depth}, {fulltext_depth})"
         )
     fusion = (rrf_k, dense_weight, fulltext_weight)
     if not all(math.isfinite(value) and value >= 0 for value in fusion) or dense_weight + fulltext_weight == 0:
@@ -319,4 +339,5 @@ def _parameters(
         "mode": mode.value,
         "per_document": per_document,
         "k": k,
+        "displaced": displaced,
     }

@@ -1,0 +1,175 @@
+"""Crisis, emergency and sensitive-medication phrases in Hindi: Devanagari and romanised (Hinglish).
+
+The patterns are written against `normalize.fold_hindi` (nukta dropped, chandrabindu -> anusvara;
+romanised "ee" -> "i", "oo" -> "u", w -> v, z -> j, doubled letters single), so one pattern covers
+the usual spellings: "seene"/"sine", "khoon"/"khun", "zindagi"/"jindagi", "साँस"/"सांस". Stems
+rather than whole words, because Hindi inflects the verb for gender and tense ("चाहता/चाहती",
+"lunga/lungi").
+
+As in English, rules are phrases, never single ordinary words: "आत्महत्या" alone is also what a
+suicide-prevention question says, so it needs a verb or "thoughts of" after it; "jaan lena" alone is
+"to get to know", so the crisis form needs "apni jaan". Hindi negates after the phrase ("seene mein
+dard nahi hai"), so crisis and emergency matches are suppressed by a negation word just after them.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Word start / end that also treat Devanagari letters and vowel signs as word characters (Python's
+# \b does not count the vowel signs as part of a word).
+_START = r"(?<![\w\u0900-\u097f])"
+_END = r"(?![\w\u0900-\u097f])"
+_IN = r"(?:me|men|mein|में|मे)"  # "in"
+_WORDS = r"(?:\S+\s+)"
+
+CRISIS: tuple[tuple[str, str], ...] = (
+    (
+        "suicide_hi",
+        r"सुसाइड\s+नोट|(?:खुदकुशी|आत्महत्या|आत्म\s?हत्या|सुसाइड)\s+(?:कर|की\s+कोशिश|के\s+(?:ख्याल|खयाल|विचार|बारे))"
+        r"|(?:khudkh?ushi|khudkashi|khud\s+kushi|atmh?atya|atmahatya|suicide)\s+(?:kar|ki\s+koshish|ke\s+(?:khayal|"
+        r"khyal|vichar|bare))",
+    ),
+    (
+        "want_to_die_hi",
+        r"मरना\s+(?:चाह|है)|मर\s+जाना\s+(?:चाह|है)|मर\s+जाऊं|मरने\s+(?:का|की)\s+(?:मन|इच्छा|सोच)"
+        r"|mar(?:na|ne)\s+(?:hai|h|chah)|mar\s+jana\s+(?:hai|h|chah)|mar\s+jau|marne\s+ka\s+(?:man|soch)",
+    ),
+    (
+        "no_will_to_live_hi",
+        r"जीना\s+नहीं|जीने\s+(?:का|की)\s+कोई\s+(?:मतलब|वजह|मकसद|कारण)\s+नहीं|जि(?:ं|न्)दा\s+नहीं\s+रहना"
+        r"|(?:अपनी\s+)?जि(?:ं|न्)दगी\s+खत्म\s+(?:कर|करनी|करना)"
+        r"|jin[ae]\s+(?:nahi|nahin|nhi)|jine\s+(?:ka|ki)\s+koi\s+(?:matlab|vajah|vaja|maksad|karan)\s+(?:nahi|nhi)"
+        r"|jinda\s+(?:nahi|nhi|nahin)\s+(?:reh|rah)|jind?agi\s+(?:khatam|khatm)\s+(?:kar|karni|karna)",
+    ),
+    (
+        "self_harm_hi",
+        r"(?:खुद|अपने\s+आप)\s+को\s+(?:खत्म|मार|नुकसान|चोट|घायल|जला|काट)|नस(?:ें)?\s+काट|कलाई\s+काट"
+        r"|(?:khud|apne\s+ap)\s+ko\s+(?:khatam|khatm|mar|nuksan|chot|hurt|harm|ghayal|jala|kat)"
+        r"|nas(?:en)?\s+kat|kalai\s+kat",
+    ),
+    (
+        "end_life_hi",
+        r"अपनी\s+जान\s+(?:ले|दे)|जान\s+दे\s+दूं|सब\s+(?:कुछ\s+)?खत्म\s+कर\s+(?:दूं|देना|दूंगा|दूंगी)"
+        r"|हमेशा\s+के\s+लिए\s+(?:चल[ाी]\s+जा|सो\s+जा)"
+        r"|apni\s+jan\s+(?:le|de)|jan\s+de\s+dun|sab\s+(?:kuch\s+)?khatam\s+kar\s+(?:dun|dena|dunga|dungi)"
+        r"|hamesha\s+ke\s+liye\s+(?:chal[ai]\s+ja|so\s+ja)",
+    ),
+    (
+        "method_hi",
+        r"फांसी\s+(?:लगा|का\s+फंदा)|फंदा\s+(?:लगा|बना)"
+        r"|(?:छत|बिल्डिंग|पुल|ट्रेन|बालकनी|इमारत)\s+(?:से|के\s+आगे|के\s+सामने|पर\s+से)\s+कूद"
+        r"|गोलि\S*\s+एक\s+साथ\s+(?:खा|निगल)|(?:सारी|सब|पूरी)\s+" + _WORDS + r"{0,2}गोलि\S*\s+" + _WORDS + r"{0,2}"
+        r"(?:खा|निगल)\s+(?:लूं|ले\s+लूं)"
+        r"|(?:f|ph)ansi\s+(?:laga|ka\s+fanda)|fanda\s+(?:laga|bana)"
+        r"|(?:chat|building|pul|train|balcony|terace|terrace)\s+(?:se|ke\s+age|ke\s+samne|par\s+se)\s+kud"
+        r"|goli\S*\s+ek\s+sath\s+(?:kha|nigal)|(?:sari|sab|puri)\s+" + _WORDS + r"{0,2}goli\S*\s+" + _WORDS + r"{0,2}"
+        r"(?:kha|nigal)\s+(?:lun?|le\s+lun?)" + _END,
+    ),
+)
+
+EMERGENCY: tuple[tuple[str, str], ...] = (
+    (
+        "chest_pain_hi",
+        r"(?:सीने|सीना|छाती|दिल)\s+" + _IN + r"\s+" + _WORDS + r"{0,3}(?:दर्द|जकडन|भारीपन|दबाव)"
+        r"|(?:sine|sina|chati|chest|dil)\s+" + _IN + r"\s+" + _WORDS + r"{0,3}(?:dard|jakdan|jakadan|bharipan|"
+        r"dabav|pain|presure)"
+        r"|chest\s+pain\s+(?:ho|hai|h)" + _END,
+    ),
+    (
+        "breathing_hi",
+        r"सां?स\s+(?:लेने\s+में\s+" + _WORDS + r"{0,2}(?:तकलीफ|दिक्कत|परेशानी|मुश्किल)|नहीं\s+(?:आ|ले|ली)|रुक)"
+        r"|दम\s+घुट"
+        r"|san?s\s+(?:lene\s+" + _IN + r"\s+" + _WORDS + r"{0,2}(?:taklif|dikat|pareshani|problem|mushkil|muskil)"
+        r"|(?:nahi|nhi|nahin)\s+(?:a|le|li)" + _END + r"|ruk)"
+        r"|d[ua]m\s+ghut",
+    ),
+    (
+        "unconscious_hi",
+        r"बेहोश\s+(?:हो|है|हैं|पड)|होश\s+नहीं\s+आ"
+        r"|behosh\s+(?:ho|hai|hain|h|pad)" + _END + r"|hosh\s+(?:nahi|nhi|nahin)\s+a" + _END,
+    ),
+    (
+        "heart_attack_stroke_hi",
+        r"(?:दिल\s+का\s+दौरा|हार्ट\s+अटैक|हार्ट\s+अटेक|स्ट्रोक)\s+(?:पड|आ|हो|है)|दौरा\s+पड|लकवा\s+(?:मार|हो|पड)"
+        r"|चेहरा\s+" + _WORDS + r"{0,3}(?:टेढा|लटक|तिरछा)|(?:जबान|जुबान)\s+लडखडा|आधे\s+शरीर"
+        r"|(?:हाथ|पैर)\s+हिल\s+नहीं"
+        r"|(?:heart\s+at?ack|dil\s+ka\s+daura|stroke)\s+(?:a|pad|ho|hai|h)" + _END + r"|daura\s+pad"
+        r"|lakv?a\s+(?:mar|ho|pad)" + _END + r"|chehra\s+" + _WORDS + r"{0,3}(?:tedha|tedha|latak|tircha)"
+        r"|(?:juban|jaban|jubaan)\s+ladkhada|adhe\s+(?:sharir|badan|body)|(?:hath|pair)\s+hil\s+(?:nahi|nhi)",
+    ),
+    (
+        "bleeding_hi",
+        r"(?:बहुत|ज्यादा)\s+खून\s+(?:बह|निकल)|खून\s+" + _WORDS + r"{0,3}रुक\s+नहीं"
+        r"|(?:bahut|bohot|jyada)\s+khun\s+(?:beh|bah|nikal)|khun\s+" + _WORDS + r"{0,3}ruk\s+(?:nahi|nhi)",
+    ),
+    (
+        "anaphylaxis_choking_hi",
+        r"(?:होंठ|जीभ|गला|गले|चेहरा)\s+" + _WORDS + r"{0,3}सूज(?:\s+ग|न\s+आ|\s+रह)"
+        r"|गले\s+में\s+" + _WORDS + r"{0,2}(?:फंस|अटक)"
+        r"|(?:hont|honth|jibh|gala|gale|chehra)\s+" + _WORDS + r"{0,3}suj(?:\s+g|an\s+a|\s+rah)"
+        r"|gale\s+" + _IN + r"\s+" + _WORDS + r"{0,2}(?:phas|fas|atak)",
+    ),
+    (
+        "poisoning_overdose_hi",
+        r"(?:फिनाइल|फिनायल|कीटनाशक|जहर|तेजाब|एसिड|ब्लीच|केरोसिन|मिट्टी\s+का\s+तेल|चूहे\s+मार\S*)\s+(?:\S+\s+)?"
+        r"(?:पी|खा|निगल)\s+(?:लिया|ली|लिए|गया|गई|गए)"
+        r"|(?:बहुत\s+सारी|सारी|पूरी|ढेर\s+सारी)\s+" + _WORDS + r"{0,2}(?:गोलियां|गोली|दवा|दवाई|दवाइयां)\s+(?:खा|निगल)\s+"
+        r"(?:ली|लिया|लीं|गया|गई)"
+        r"|(?:phenyl|phenol|finail|fenyl|kitnashak|ketnashak|jahar|jehar|tejab|acid|bleach|kerosene|pesticide|"
+        r"mit?i\s+ka\s+tel|chuhe\s+mar\S*)\s+(?:\S+\s+)?(?:pi|kha|nigal)\s+(?:li|liya|liye|gaya|gayi|gaye|gai)"
+        + _END
+        + r"|(?:bahut\s+sari|sari|puri|dher\s+sari)\s+"
+        + _WORDS
+        + r"{0,2}(?:goliyan|goliya|goli|dava|davai|"
+        r"davaiyan|tablets|pils)\s+(?:kha|nigal)\s+(?:li|liya|gaya|gayi|gai)" + _END,
+    ),
+    (
+        "ambulance_hi",
+        r"(?:एम्बुलेंस|एंबुलेंस|ऐम्बुलेंस)\s+(?:भेजो|भेजिए|भेज\s+दो|बुलाओ|बुलाइए|बुला\s+दो|चाहिए)"
+        r"|ambulance\s+(?:bhejo|bhejiye|bhej\s+do|bulao|bulaiye|bula\s+do|chahiye)" + _END,
+    ),
+)
+
+_MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
+_MEDICINE_LATN = r"(?:dava|davai|davaiyan|goli|goliyan|insulin|tablet|tablets|medicine|antibiotic)"
+
+SENSITIVE: tuple[tuple[str, str], ...] = (
+    (
+        "medication_decision_hi",
+        _MEDICINE_HI + r"\S*\s+" + _WORDS + r"{0,2}(?:बंद|छोड)"
+        r"|(?:खुराक|डोज)\s+" + _WORDS + r"{0,2}(?:बढा|कम|घटा|दोगुन|दुगन)|(?:आधी|दोगुनी|दुगनी)\s+(?:खुराक|गोली|डोज)"
+        r"|(?:गोली|दवा|दवाई|खुराक|डोज|इंसुलिन)\s+(?:\S+\s+)?(?:छूट|भूल)"
+        r"|" + _MEDICINE_HI + r"\S*\s+के\s+साथ\s+(?:शराब|दारू|अल्कोहल|बियर)"
+        r"|" + _MEDICINE_LATN + r"\S*\s+" + _WORDS + r"{0,2}(?:band|chod|bandh)\s+(?:kar|de|di|diya|du|dun)"
+        r"|(?:dose|khurak|matra)\s+" + _WORDS + r"{0,2}(?:badha|bada|kam|ghata|double|dugn)"
+        r"|goli\S*\s+" + _WORDS + r"{0,2}(?:adhi|tod)"
+        r"|(?:goli|dava|davai|dose|insulin|tablet)\s+(?:\S+\s+)?(?:mis|chut|bhul)\s*(?:ho|gai|gayi|gaya|gya)"
+        r"|" + _MEDICINE_LATN + r"\S*\s+(?:ke\s+)?sath\s+(?:daru|sharab|alcohol|bir|drink)",
+    ),
+    (
+        "acute_symptom_hi",
+        r"तेज\s+(?:बुखार|दर्द)|दिन\s+से\s+(?:तेज\s+)?बुखार"
+        r"|(?:दवा|दवाई|गोली|इंजेक्शन|टीके?)\S*\s+" + _WORDS + r"{0,3}(?:के\s+बाद|से)\s+" + _WORDS + r"{0,4}"
+        r"(?:दाने|चक्कर|सूजन|खुजली|उल्टी)"
+        r"|tej\s+(?:bukhar|dard)|din\s+se\s+(?:tej\s+)?bukhar"
+        r"|(?:dava|davai|goli|medicine|injection|tika)\S*\s+"
+        + _WORDS
+        + r"{0,3}(?:ke\s+bad|se)\s+"
+        + _WORDS
+        + r"{0,4}(?:dane|chakar|sujan|khujli|ulti|rash)",
+    ),
+)
+
+# Hindi negates after the phrase: "सीने में दर्द नहीं है", "saans lene mein koi takleef nahi".
+NEGATION_AFTER = re.compile(_START + r"(?:नहीं|नही|मत|nahi|nahin|nhi|mat)" + _END)
+NEGATION_WINDOW_WORDS = 2
+
+
+def compile_rules(rules: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((name, re.compile(_START + f"(?:{pattern})")) for name, pattern in rules)
+
+
+def negated_after(folded: str, match_end: int) -> bool:
+    following_words = folded[match_end:].split()[:NEGATION_WINDOW_WORDS]
+    return bool(NEGATION_AFTER.search(" ".join(following_words)))
