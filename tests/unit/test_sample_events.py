@@ -1,6 +1,6 @@
 """events/: a valid sample event for every function of the template, and env.json for `sam local`.
 
-(tests/integration/test_sample_events.py runs each event through its function on the local stack.)
+(tests/integration/test_sample_events_live.py runs each event through its function on the local stack.)
 """
 
 from __future__ import annotations
