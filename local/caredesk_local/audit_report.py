@@ -38,7 +38,7 @@ def reply_outcome(items: list[dict[str, Any]]) -> str:
         return Outcome.ERROR.value
     if last.get("step") in SIDE_RECORDS:
         return f"{last.get('step')}:{outcome}"
-    if last.get("step") == "retrieve" and outcome == "below_floor":
+    if last.get("step") == "retrieve" and outcome in ("below_floor", "other_tier"):
         return Outcome.ABSTAINED.value
     return outcome if outcome in REPLY_OUTCOMES else f"incomplete:{last.get('step')}"
 

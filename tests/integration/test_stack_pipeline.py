@@ -49,6 +49,18 @@ def test_out_of_scope_question_abstains_after_retrieve(live_stack):
     assert live_stack.trace(reply["trace_id"])[1]["outcome"] == "below_floor"
 
 
+def test_a_question_only_a_higher_tiers_document_answers_is_i_do_not_know_for_the_lower_tier(live_stack):
+    question = "What is the approval limit for refunds at the front desk?"  # kb/staff/refund_approval_workflow.md
+    status, reply = live_stack.ask(question)
+    assert status == 200 and reply["outcome"] == "abstained" and reply["answer"].startswith("I do not know")
+    retrieve = live_stack.trace(reply["trace_id"])[1]
+    assert retrieve["outcome"] == "other_tier" and float(retrieve["scores"]["other_tier_margin"]) >= 0.15
+    assert not any("kb/staff/" in json.dumps(item, default=str) for item in live_stack.trace(reply["trace_id"]))
+    status, staff_reply = live_stack.ask(question, tier="staff")
+    assert status == 200 and staff_reply["outcome"] == "answered", staff_reply
+    assert any(c["source"].startswith("kb/staff/") for c in staff_reply["citations"])
+
+
 @pytest.mark.parametrize(
     ("question", "outcome", "flag"),
     [

@@ -225,3 +225,13 @@ def test_the_builder_keeps_frequent_senses_of_common_words_and_is_idempotent(tmp
 def test_the_builder_says_what_to_install(tmp_path):
     with pytest.raises(build_lexicon.LexiconBuildError, match="wordnet-base"):
         build_lexicon.build(tmp_path / "out", tmp_path / "nowhere")
+
+
+def test_the_shared_table_follows_the_configured_path(monkeypatch, tmp_path):
+    # A process that looks before the lexicon dir is configured must not keep a "missing" table for good.
+    from caredesk.lexicon import LEXICON_DIR_ENV, shared_wordnet
+
+    monkeypatch.setenv(LEXICON_DIR_ENV, str(tmp_path))
+    assert shared_wordnet().available is False
+    monkeypatch.setenv(LEXICON_DIR_ENV, str(BUILT_TABLE.parent))
+    assert shared_wordnet().available is True and shared_wordnet() is shared_wordnet()

@@ -59,6 +59,10 @@ class WordNetSynonyms:
         self._missing = False
 
     @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
     def available(self) -> bool:
         return self._connection() is not None
 
@@ -118,10 +122,12 @@ _shared_lock = threading.Lock()
 
 
 def shared_wordnet() -> WordNetSynonyms:
-    """The process-wide table (opened on first lookup; one per Lambda container)."""
+    """The process-wide table for the configured path (opened on first lookup; one per Lambda container).
+    Keyed by the path: a process that reads it before CAREDESK_LEXICON_DIR is set (a test session whose
+    unit tests run before the local stack starts) must not keep a "missing" table for good."""
     global _shared
     with _shared_lock:
-        if _shared is None:
+        if _shared is None or _shared.path != lexicon_path():
             _shared = WordNetSynonyms()
         return _shared
 
