@@ -136,7 +136,8 @@ class DirectPath:
             return parse_step_event({"state": state, "started_at": started_at}, requires=requires)
 
         guard = self._guard
-        guarded = run_guard(event(), memory=guard.MEMORY, audit=guard.AUDIT, embed=guard.EMBEDDER.embed)
+        guarded = run_guard(event(), memory=guard.MEMORY, audit=guard.AUDIT, embed=guard.EMBEDDER.embed,
+                            sealer=guard.SEALER)
         state["guard"] = {"result": guarded.model_dump(mode="json")}
         if guarded.action != "allow":
             if guarded.action == "handover" and guarded.handover is not None:
