@@ -15,26 +15,16 @@ from aws_lambda_powertools.utilities.parser import parse
 from caredesk.custom_resource import CustomResourceRequest, CustomResourceResponse, send_response
 from caredesk.errors import CareDeskError
 from caredesk.store.db import connect, dsn_from_env
-from caredesk.store.migrations import apply_migrations, migrations_digest
+from caredesk.store.migrations import apply_migrations, check_migrations_digest, offered_pgvector
 
 logger = Logger()
 tracer = Tracer()
 SQL_DIR = Path(os.environ.get("CAREDESK_SQL_DIR") or Path(__file__).resolve().parent / "sql")
 PHYSICAL_ID = "caredesk-schema-migrations"
-# hnsw.iterative_scan (caredesk.store.search) arrived in pgvector 0.8.0.
-MIN_PGVECTOR = (0, 8)
 # Kept free before the function's deadline to answer CloudFormation: a statement still running then is
 # cancelled (statement_timeout), so the stack gets a FAILED with the reason instead of waiting an hour.
 ANSWER_MARGIN_MS = 15_000
 MIN_STATEMENT_TIMEOUT_MS = 1_000
-
-
-class MigrationsDigestMismatchError(CareDeskError):
-    """The template names a different migration set than the one shipped with this function."""
-
-
-class PgvectorTooOldError(CareDeskError):
-    """The database offers no pgvector, or one older than the search needs."""
 
 
 @logger.inject_lambda_context(log_event=False)
@@ -59,18 +49,12 @@ def handler(event: dict, context) -> dict:
 
 
 def _migrate(request: CustomResourceRequest, physical_id: str, *, time_left_ms: int) -> CustomResourceResponse:
-    shipped = migrations_digest(SQL_DIR)
-    wanted = str(request.resource_properties.get("MigrationsDigest", ""))
-    if wanted != shipped:
-        raise MigrationsDigestMismatchError(
-            f"the template's MigrationsDigest ({wanted[:12] or 'missing'}) is not the digest of the migrations "
-            f"this function ships ({shipped[:12]}); set it to {shipped} (python -m tools.migrations_digest --write)"
-        )
+    shipped = check_migrations_digest(str(request.resource_properties.get("MigrationsDigest", "")), SQL_DIR)
     with connect(dsn_from_env()) as conn:
         budget_ms = max(time_left_ms - ANSWER_MARGIN_MS, MIN_STATEMENT_TIMEOUT_MS)
         conn.execute("SELECT set_config('statement_timeout', %s, false)", (str(budget_ms),))
         conn.commit()
-        pgvector = _offered_pgvector(conn)
+        pgvector = offered_pgvector(conn)
         applied = apply_migrations(conn, SQL_DIR)
         latest = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
     return CustomResourceResponse(
@@ -78,21 +62,6 @@ def _migrate(request: CustomResourceRequest, physical_id: str, *, time_left_ms: 
         data={"Applied": ",".join(applied) or "none", "SchemaVersion": str(latest[0] if latest else ""),
               "MigrationsDigest": shipped, "Pgvector": pgvector},
     )
-
-
-def _offered_pgvector(conn) -> str:
-    """The pgvector version the server would install (or has), checked before anything is migrated."""
-    row = conn.execute(
-        "SELECT coalesce(installed_version, default_version) FROM pg_available_extensions WHERE name = 'vector'"
-    ).fetchone()
-    conn.rollback()
-    version = row[0] if row else None
-    if version is None or tuple(int(part) for part in version.split(".")[:2]) < MIN_PGVECTOR:
-        raise PgvectorTooOldError(
-            f"the database offers pgvector {version or 'not at all'}; CareDesk needs >= "
-            f"{'.'.join(map(str, MIN_PGVECTOR))} (Aurora PostgreSQL 16.8+ or 17.4+, see docs/deploy.md)"
-        )
-    return version
 
 
 def _delete(physical_id: str) -> CustomResourceResponse:

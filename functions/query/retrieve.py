@@ -5,7 +5,7 @@ import os
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from caredesk.answer_cache import knowledge_version, serve_from_cache
-from caredesk.calibration import floor_in_force
+from caredesk.calibration import floor_in_force, kb_version
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
 from caredesk.observability import STEP_TRACE_ID, step_metrics
@@ -38,15 +38,17 @@ MEASURE_WITHIN_S = float(os.environ.get("CAREDESK_INLINE_CALIBRATION_S", "8"))
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event, requires=("guard",))
     conn = connection_from_env()
+    documents = kb_version(conn)  # read once: the cache key and the floor in force both depend on it
     version = None
     if ANSWER_CACHE is not None:
-        version = knowledge_version(conn)  # what an approved answer is cached under (Review stores it)
+        version = knowledge_version(conn, documents)  # what an approved answer is cached under (Review stores it)
         hit = serve_from_cache(step_event, cache=ANSWER_CACHE, version=version, memory=MEMORY, audit=AUDIT)
         metrics.add_metric(name="Retrieve_CacheHit" if hit else "Retrieve_CacheMiss", unit=MetricUnit.Count, value=1)
         if hit is not None:
             return hit.model_dump(mode="json")
     budget = min(MEASURE_WITHIN_S, context.get_remaining_time_in_millis() / 1000 - 8)  # keep time to search
-    floor = floor_in_force(conn, EMBEDDER, measure_within_s=budget, k=CONFIG.k, mode=CONFIG.mode)
+    floor = floor_in_force(conn, EMBEDDER, measure_within_s=budget, k=CONFIG.k, mode=CONFIG.mode,
+                           current_kb_version=documents)
     result = run_retrieve(step_event, conn=conn, embedder=EMBEDDER, floor=floor, audit=AUDIT, config=CONFIG)
     metrics.add_metric(name=f"Retrieve_Floor_{floor.status}", unit=MetricUnit.Count, value=1)
     metrics.add_metric(

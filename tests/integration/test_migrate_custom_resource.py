@@ -186,7 +186,7 @@ def test_a_stale_digest_in_the_template_fails_before_touching_the_database(migra
 
 def test_a_pgvector_older_than_the_search_needs_fails_before_migrating(migrate_module, responses, dsn,
                                                                        monkeypatch) -> None:
-    monkeypatch.setattr(migrate_module, "MIN_PGVECTOR", (99, 0))  # the embedded server ships 0.8.x
+    monkeypatch.setattr("caredesk.store.migrations.MIN_PGVECTOR", (99, 0))  # the embedded server ships 0.8.x
     body = invoke(migrate_module, "migrate_create.json", responses)
 
     assert body["Status"] == "FAILED"

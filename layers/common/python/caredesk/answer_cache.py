@@ -73,14 +73,15 @@ def normalise_question(masked_query: str) -> str:
     return " ".join(text.split()).rstrip(_TRAILING_MARKS)
 
 
-def knowledge_version(conn: psycopg.Connection) -> str:
+def knowledge_version(conn: psycopg.Connection, documents_version: str | None = None) -> str:
     """The documents' KB version (what calibration is keyed by) plus the glossary version: both change
-    what an answer says, and an ingest or delete of either changes this value."""
+    what an answer says, and an ingest or delete of either changes this value. `documents_version`:
+    `kb_version(conn)` when the caller has read it already."""
     try:
         glossaries = glossary_version(conn)
     except psycopg.errors.UndefinedTable:
         glossaries = "none"  # migration 014 not applied: no glossary can be in force
-    return f"{kb_version(conn)}.{glossaries[:8]}"
+    return f"{documents_version or kb_version(conn)}.{glossaries[:8]}"
 
 
 def cache_key(*, tier: str, version: str, pipeline: str, masked_query: str) -> str:

@@ -579,8 +579,10 @@ def floor_in_force(
     measure_within_s: float | None = None,
     k: int = 5,
     mode: Any = None,
+    current_kb_version: str | None = None,
 ) -> FloorInForce:
-    """The floor for this request; never raises for lack of calibration.
+    """The floor for this request; never raises for lack of calibration. `current_kb_version`: the
+    caller's `kb_version(conn)` when it has one already (read once per request, not twice).
 
     1. a floor stored for the current KB version and model: `calibrated` (or `default` when that
        measurement fell back to the safe default);
@@ -590,7 +592,7 @@ def floor_in_force(
     3. else the latest floor measured with this model on an earlier KB version: `stale`;
     4. else the safe default: `default`.
     """
-    found = lookup_floor(conn, embedder.model_version)
+    found = lookup_floor(conn, embedder.model_version, current_kb_version)
     if found.floor.kb_version == found.current_kb_version:
         return found
     current = found.current_kb_version
@@ -606,9 +608,9 @@ def floor_in_force(
     return found
 
 
-def lookup_floor(conn, model_version: str | None) -> FloorInForce:
+def lookup_floor(conn, model_version: str | None, current_kb_version: str | None = None) -> FloorInForce:
     """Steps 1, 3 and 4 of `floor_in_force` (nothing is measured): what GET /governance reports."""
-    current = kb_version(conn)
+    current = current_kb_version or kb_version(conn)
     stored = load_floor(conn, kb=current, model_version=model_version)
     if stored is not None:
         return FloorInForce(stored, stored.status, current)

@@ -44,6 +44,9 @@ class Conversation:
     presented_session_id: str
     foreign: bool  # the presented session belongs to another identity: a fresh one was started
     unavailable: bool = False  # the sessions table could not be read: an unbound session, no memory
+    # The turns read when the conversation was opened (None: not read here, `history` reads them), so
+    # the Guard step reads the sessions table once per turn, not twice.
+    turns: tuple[Turn, ...] | None = None
 
 
 class SessionMemory:
@@ -70,8 +73,8 @@ class SessionMemory:
         """The conversation this turn belongs to; a session owned by someone else is never continued."""
         item = self._item(session_id)
         if item is not None and (owner is None or not hmac.compare_digest(str(item.get("owner", "")), owner)):
-            return Conversation(new_session_id(), owner, session_id, foreign=True)
-        return Conversation(session_id, owner, session_id, foreign=False)
+            return Conversation(new_session_id(), owner, session_id, foreign=True, turns=())
+        return Conversation(session_id, owner, session_id, foreign=False, turns=self._turns(item))
 
     def conversation_for(self, state: QueryState) -> Conversation:
         """The conversation the Guard step opened, for the steps after it (they remember turns in it)."""
@@ -83,10 +86,16 @@ class SessionMemory:
     def history(self, conversation: Conversation) -> list[Turn]:
         if conversation.owner is None:
             return []
+        if conversation.turns is not None:
+            return list(conversation.turns)
         item = self._item(conversation.session_id)
         if item is None or not hmac.compare_digest(str(item.get("owner", "")), conversation.owner):
             return []
-        return [Turn.model_validate(turn) for turn in json.loads(item["turns"])]
+        return list(self._turns(item))
+
+    @staticmethod
+    def _turns(item: dict[str, Any] | None) -> tuple[Turn, ...]:
+        return tuple(Turn.model_validate(turn) for turn in json.loads(item["turns"])) if item else ()
 
     def remember(self, conversation: Conversation, turn: Turn) -> list[Turn]:
         """Append the turn; a caller with no identity, or a lost race for a new session id, keeps nothing."""

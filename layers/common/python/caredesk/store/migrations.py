@@ -86,6 +86,44 @@ def migrations_digest(sql_dir: Path) -> str:
     return hashlib.sha256(ledger.encode("utf-8")).hexdigest()
 
 
+# hnsw.iterative_scan (caredesk.store.search) arrived in pgvector 0.8.0.
+MIN_PGVECTOR = (0, 8)
+
+
+class MigrationsDigestMismatchError(CareDeskError):
+    """The template names a different migration set than the one shipped with this code."""
+
+
+class PgvectorTooOldError(CareDeskError):
+    """The database offers no pgvector, or one older than the search needs."""
+
+
+def check_migrations_digest(wanted: str, sql_dir: Path) -> str:
+    """The shipped migrations' digest, when it is the one a deployment asks for (`MigrationsDigest`)."""
+    shipped = migrations_digest(sql_dir)
+    if wanted != shipped:
+        raise MigrationsDigestMismatchError(
+            f"the template's MigrationsDigest ({wanted[:12] or 'missing'}) is not the digest of the migrations "
+            f"this function ships ({shipped[:12]}); set it to {shipped} (python -m tools.migrations_digest --write)"
+        )
+    return shipped
+
+
+def offered_pgvector(conn: psycopg.Connection) -> str:
+    """The pgvector version the server would install (or has), checked before anything is migrated."""
+    row = conn.execute(
+        "SELECT coalesce(installed_version, default_version) FROM pg_available_extensions WHERE name = 'vector'"
+    ).fetchone()
+    conn.rollback()
+    version = row[0] if row else None
+    if version is None or tuple(int(part) for part in version.split(".")[:2]) < MIN_PGVECTOR:
+        raise PgvectorTooOldError(
+            f"the database offers pgvector {version or 'not at all'}; CareDesk needs >= "
+            f"{'.'.join(map(str, MIN_PGVECTOR))} (Aurora PostgreSQL 16.8+ or 17.4+, see docs/deploy.md)"
+        )
+    return version
+
+
 def apply_migrations(conn: psycopg.Connection, sql_dir: Path) -> list[str]:
     """Apply pending migrations in order; returns the names applied (empty when up to date)."""
     migrations = discover_migrations(sql_dir)
