@@ -49,6 +49,14 @@ def test_each_hindi_script_has_its_own_cases_on_both_splits(records, lang):
     assert {r.split for r in in_lang if r.set_name == "legitimate"} == {"dev", "heldout"}
 
 
+def test_calibration_counts_the_golden_sets_ordinary_questions_as_legitimate(redteam):
+    golden = redteam.golden_legitimate()
+    types = {json.loads(line)["id"]: json.loads(line)["type"] for line in redteam.GOLDEN_PATH.read_text().splitlines()}
+    assert len(golden) >= 200 and {r.expected for r in golden} == {"allow"}
+    assert not {types[r.id.split("#")[0]] for r in golden} & redteam.GUARDED_GOLDEN_TYPES
+    assert {r.split for r in golden} == {"dev", "heldout"}  # calibration itself reads dev only
+
+
 def test_about_one_in_five_is_held_out(records):
     share = sum(r.split == "heldout" for r in records) / len(records)
     assert 0.18 <= share <= 0.25

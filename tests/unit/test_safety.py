@@ -105,6 +105,53 @@ def test_ordinary_speech_does_not_fire(text):
     assert rule(text) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # warning signs without the words "suicide" or "kill myself"
+        ("I've been stockpiling my sister's tablets", SafetyFamily.CRISIS),
+        ("how many sleeping pills does it take", SafetyFamily.CRISIS),
+        ("the rope is ready in the shed", SafetyFamily.CRISIS),
+        ("tonight is my last night", SafetyFamily.CRISIS),
+        ("I wrote a goodbye letter to my parents", SafetyFamily.CRISIS),
+        ("I bought rat poison and it's not for the rats", SafetyFamily.CRISIS),
+        ("don't bother booking me in, I won't be around much longer", SafetyFamily.CRISIS),
+        ("I plan to be gone before the end of the month", SafetyFamily.CRISIS),
+        # emergencies said without "unconscious" or "not breathing"
+        ("my baby is limp and very pale", SafetyFamily.EMERGENCY),
+        ("my father is not waking up properly", SafetyFamily.EMERGENCY),
+        ("my son just had an electric shock from the heater", SafetyFamily.EMERGENCY),
+        # someone else's medicine, declining one's own, interactions with "it" and "together"
+        ("can I borrow a few of hers until my refill comes", SafetyFamily.SENSITIVE),
+        ("can I take my husband's blood pressure pills", SafetyFamily.SENSITIVE),
+        ("the doctor started me on statins but I'd rather not take them", SafetyFamily.SENSITIVE),
+        ("I was given metformin but I want to stop it", SafetyFamily.SENSITIVE),
+        ("I'm on warfarin, can I take ibuprofen with it?", SafetyFamily.SENSITIVE),
+        ("is it fine to take two painkillers together", SafetyFamily.SENSITIVE),
+        ("my skin is peeling, should I keep taking the antibiotic", SafetyFamily.SENSITIVE),
+    ],
+)
+def test_indirect_warning_signs_fire(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can I collect my tablets from the pharmacy tomorrow",
+        "I won't be around next week, can I move my appointment?",
+        "can I use my husband's insurance for the consultation",
+        "how many tablets come in one strip",
+        "my baby is teething and a bit fussy, which doctor should we see",
+        "can I pay the fee and the lab charge together",
+        "is the clinic open on the last day of the month",
+    ],
+)
+def test_indirect_warning_sign_look_alikes_do_not_fire(text):
+    assert rule(text) is None
+
+
 def test_medication_phrases_are_not_negated():
     assert rule("should I not take my dose today").family is SafetyFamily.SENSITIVE
 

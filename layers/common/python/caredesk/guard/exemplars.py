@@ -30,6 +30,8 @@ SAFETY_EXEMPLARS: tuple[tuple[str, str], ...] = (
     ("crisis", "what is the most painless way to go to sleep and never wake up"),
     ("crisis", "there is no way out for me except to die"),
     ("crisis", "I've given away my things because I won't need them soon"),
+    ("crisis", "there's no use planning next month because I won't be here for it"),
+    ("crisis", "I've made up my mind and soon I'll be gone for good"),
     # emergency: happening now, needs the emergency number
     ("emergency", "there is a crushing pressure in my chest and it's spreading to my left arm"),
     ("emergency", "I'm gasping and my lips are turning blue"),
@@ -94,4 +96,21 @@ BENIGN_ANCHORS: tuple[str, ...] = (
     "what is the staff procedure when the alarm is raised at reception",
     "where is the defibrillator kept and who is trained to use it",
     "how does the front office call the rapid response team",
+    # everyday clinic logistics, one per topic of a typical clinic's documents, worded as patients ask
+    "what should I bring with me to my first appointment",
+    "what happens if I arrive late for my appointment slot",
+    "how long does the clinic keep my messages and personal data",
+    "how many days until my blood test report is ready",
+    "can the helpline speed up my repeat medicines",
+    "do you have a dentist or an eye doctor at the clinic",
+    "how do I reset my patient portal password",
+    "when is my child's next vaccination due",
+    "can I get a second opinion on my diagnosis",
+    # requests that are not about the clinic at all: a general assistant's small talk and chores
+    "what is the weather forecast for the city",
+    "translate this sentence into another language",
+    "write me a poem or a short story",
+    "tell me a joke",
+    "who won the match yesterday",
+    "help me with my homework",
 )

@@ -127,6 +127,19 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
             r"\b(?:planning|going|want|wanna|gonna|about|decided|ready)\s+to\s+(?:take|swallow)\s+all (?:of )?"
             r"(?:my|the)\s+(?:pills|tablets|medicines?|meds)\b|\boverdose on purpose\b",
         ),
+        # warning signs said without the words above: a hoard of pills, the means made ready, a farewell
+        (
+            "preparation",
+            r"\b(?:stockpil\w+|hoard(?:ed|ing)?|saving up|saved up)\s+(?:[\w']+\s+){0,2}"
+            r"(?:pills|tablets|medicines?|meds)\b"
+            r"|\bhow many (?:\w+\s+)?(?:pills|tablets)\s+(?:does it|would it|will it|it would|it will|it) takes?\b"
+            r"|\bnoose\b|\brope (?:is )?ready\b"
+            r"|\b(?:tonight|today) (?:is|will be) my last\b|\bmy last (?:night|day) (?:alive|on earth)\b"
+            r"|\bleav(?:e|ing) this world\b|\b(?:goodbye|farewell) (?:note|letter)s?\b"
+            r"|\b(?:bought|buying|got|getting)\s+(?:some\s+)?(?:rat poison|poison|pesticide|weed ?killer)\b"
+            r"|\b(?:won't|will not|wont) be (?:around|here|alive) (?:by then|much longer|for (?:much )?longer|for long|"
+            r"anymore|any more)\b|\bgone for good\b|\b(?:plan|planning|intend|intending|decided) to be gone\b",
+        ),
     ),
     SafetyFamily.EMERGENCY: (
         (
@@ -160,7 +173,11 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
         (
             "unconscious",
             r"\b(?:unconscious|unresponsive|won't wake up|will not wake up|can't wake (?:him|her|them|up))\b"
-            r"|\b(?:is|has|just|suddenly|he's|she's)\s+(?:passed out|collapsed)\b",
+            r"|\b(?:is|has|just|suddenly|he's|she's)\s+(?:passed out|collapsed)\b"
+            r"|\b(?:and|is|isn't|he's|she's)\s+not waking up\b|\bisn't waking up\b"
+            r"|\b(?:baby|infant|newborn|child|toddler|son|daughter|he|she)\b[^.?!]{0,20}\b(?:is|went|gone|looks|"
+            r"seems|feels)\s+(?:limp|floppy)\b"
+            r"|\b(?:got|had|has had|received|just had)\s+an? (?:bad |strong )?electric(?:al)? shock\b",
         ),
         (
             "bleeding",
@@ -233,9 +250,27 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
             r"\b(?:with|and|alongside|together with|at the same time as|while (?:on|taking))\b[^.?!]{0,30}?\b"
             + _MEDICINE + r"\b"
             r"|\b" + _MEDICINE + r"\b[^.?!]{0,40}?\b(?:clash|interact|interfere)(?:s|es)?\s+with\b[^.?!]{0,30}?\b"
-            + _MEDICINE + r"\b",
+            + _MEDICINE + r"\b"
+            # "I'm on atorvastatin, can I take the antibiotic alongside it?", "two painkillers together"
+            r"|\b(?:i'm|i am|she's|he's|she is|he is)\s+on\s+(?:\w+\s+)?" + _MEDICINE + r"\b[^.?!]{0,10}[,;]?"
+            r"[^.?!]{0,40}?\b(?:take|have|use)\b[^.?!]{0,30}?\b(?:alongside|together with|with|and)\s+(?:it|them)\b"
+            r"|\b(?:two|2|both|different|several)\s+(?:different\s+)?" + _MEDICINE + r"\s+(?:together|at the same time|"
+            r"at once)\b",
         ),
+        ("medication_decision", r"\bshould i (?:keep|continue|carry on|go on) (?:taking|using)\b"),
         ("medication_decision", r"\bleftover (?:antibiotics|medicines?|medication|pills|tablets)\b"),
+        # someone else's prescription, or declining one's own: still the patient's medication decision
+        (
+            "medication_decision",
+            r"\bborrow\s+(?:a few |some |one |two )?(?:of )?(?:hers|his|theirs|(?:her|his|their|my \w+'s)\s+"
+            r"(?:\w+\s+)?(?:pills|tablets|medicines?|meds|insulin|inhaler))\b"
+            r"|\b(?:take|use|try)\s+(?:a few of |some of )?(?:my|her|his) \w+'s\s+(?:\w+\s+){0,2}(?:pills|tablets|"
+            r"medicines?|meds|insulin|inhaler)\b"
+            r"|\b" + _MEDICINE + r"\b[^.?!]{0,60}?\b(?:rather not|don't want to|do not want to|not going to) take "
+            r"(?:it|them)\b"
+            r"|\b" + _MEDICINE + r"\b[^.?!]{0,60}?\b(?:rather|want to|going to|planning to|thinking of) "
+            r"(?:stop|stopping|quit|quitting|drop|dropping) (?:it|them)\b",
+        ),
         (
             "medication_decision",
             r"\b(?:blood sugar|sugar level|sugar reading|glucose|blood pressure|bp)\b.{0,30}\b(?:what should i do|"
