@@ -122,6 +122,7 @@ bench: setup
 	$(PY) bench/embedding_bench.py
 	$(PY) bench/ingest_bench.py
 	$(PY) bench/pipeline_bench.py
+	$(PY) bench/ask_bench.py
 	$(PY) bench/retrieval_bench.py
 
 clean-cache:

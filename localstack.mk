@@ -10,7 +10,8 @@ LOCALSTACK_PYTHON ?= $(or $(lastword $(sort $(wildcard /root/.pyenv/versions/3.1
 SAMLOCAL_VERSION := 1.71.0
 LOCALSTACK_RUN := PYTHONPATH=$(LOCALSTACK_DIR) $(PY) -m caredesk_localstack
 
-.PHONY: localstack-setup localstack-up localstack-deploy localstack-test localstack-down localstack-ci
+.PHONY: localstack-setup localstack-up localstack-deploy localstack-test localstack-down localstack-ci \
+	localstack-probe-create-database
 
 localstack-setup: $(STAMPS)/localstack $(STAMPS)/samlocal
 
@@ -32,6 +33,12 @@ localstack-up: setup localstack-setup
 
 localstack-deploy: setup localstack-setup
 	$(LOCALSTACK_RUN).deploy
+
+# How far CreateDatabase=true gets on LocalStack Community: deploys it as stack caredesk-probe-db (and the
+# network part alone), prints resource -> status/reason, deletes both stacks (docs/localstack.md). Needs
+# `make localstack-up`; the regular deployment is not touched. Not part of localstack-ci.
+localstack-probe-create-database: setup localstack-setup
+	$(LOCALSTACK_RUN).probe_create_database
 
 localstack-test: setup
 	CAREDESK_LOCALSTACK=1 $(PY) -m pytest tests/e2e/localstack

@@ -160,7 +160,7 @@ class DirectPath:
         state["generate"] = {"result": drafted.model_dump(mode="json")}
 
         review = self._review
-        reviewed = run_review(event("guard", "retrieve", "generate"), embed=review.EMBEDDER.embed,
+        reviewed = run_review(event("guard", "retrieve", "generate"), embed=review.EMBED,
                               memory=review.MEMORY, audit=review.AUDIT)
         if reviewed.reply.outcome == "handover" and reviewed.handover is not None:
             self._publish(reviewed.handover.model_dump(mode="json"))
@@ -288,9 +288,9 @@ def report(args: argparse.Namespace, cases: list[dict[str, Any]], results: dict[
         f"({expected_match(results['state machine']):.0%} as the golden set expects; this bench measures speed, "
         f"`caredesk eval` measures quality). The two paths gave the same outcome on {agreement:.0%} of the asks.",
         "",
-        "- **state machine**: POST /ask to the local API (HTTP) -> QueryRunner (start_execution, then "
-        "describe_execution every 50 ms: moto has no StartSyncExecution) -> moto's ASL interpreter -> the "
-        "Lambda handlers in-process; timed at the client.",
+        "- **state machine**: POST /ask to the local API (HTTP) -> QueryRunner (start_execution, "
+        "then waits for the end the interpreter announces: moto has no StartSyncExecution) -> moto's ASL "
+        "interpreter -> the Lambda handlers in-process; timed at the client.",
         "- **direct**: `run_guard` / `run_retrieve` / `run_generate` / `run_review` called in this process with "
         "the handlers' own clients, the StepEvent built by hand, the same routing and SNS publish.",
         "",

@@ -12,6 +12,7 @@ FUNCTION_EVENTS: dict[str, tuple[str, ...]] = {
     "GovernanceFunction": ("governance_request.json",),
     "PassageFunction": ("passage_request.json",),
     "UploadUrlFunction": ("upload_url_request.json",),
+    "HandoversFunction": ("handovers_request.json",),
     "AuthorizerFunction": ("authorizer_request.json",),
     "MigrateFunction": ("migrate_create.json", "migrate_update.json", "migrate_delete.json"),
 }

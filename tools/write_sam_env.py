@@ -21,7 +21,7 @@ MOTO_URL = "http://127.0.0.1:15050"  # `caredesk up`'s default --moto-port
 LOCAL_DSN = "postgresql://caredesk@127.0.0.1:15432/caredesk"  # its default --pg-port, user and database
 # The AWS services the functions call (boto3 reads AWS_ENDPOINT_URL_<SERVICE>).
 ENDPOINT_VARIABLES = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SECRETS_MANAGER",
-                      "AWS_ENDPOINT_URL_KMS", "AWS_ENDPOINT_URL_CLOUDFORMATION")
+                      "AWS_ENDPOINT_URL_KMS", "AWS_ENDPOINT_URL_CLOUDFORMATION", "AWS_ENDPOINT_URL_SQS")
 
 
 def build() -> dict[str, dict[str, str]]:

@@ -1,4 +1,5 @@
-// CareDesk chat page: POST ask, keep the session across turns, show cited replies.
+// CareDesk chat page: POST ask, keep the session across turns, show cited replies; for a staff caller
+// token, the Handovers panel (GET handovers, GET handovers/<id>, POST handovers/<id>/close).
 // Everything the server sends is inserted as text (textContent), never as HTML.
 "use strict";
 
@@ -40,6 +41,7 @@
   window.addEventListener("hashchange", function () {
     callerToken = takeTokenFromFragment() || callerToken;
     contactRow.hidden = !callerToken;
+    showStaffPanel();
   });
 
   function takeTokenFromFragment() {
@@ -284,6 +286,151 @@
       form.requestSubmit();
     }
   });
+
+  // -- staff: the handover work list ---------------------------------------------------------
+  const handoversPanel = document.getElementById("handovers");
+  const handoverList = document.getElementById("handover-list");
+  const handoversStatus = document.getElementById("handovers-status");
+  const handoverDetail = document.getElementById("handover-detail");
+  const revealButton = document.getElementById("handover-reveal");
+  const closeForm = document.getElementById("handover-close-form");
+  const closeNote = document.getElementById("handover-note");
+  let shownHandover = null;
+
+  // The tier the token names, only to decide whether to show the panel: the API checks the
+  // signature and refuses every caller but staff (a 403) whatever this says.
+  function tokenTier(token) {
+    try {
+      const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+      return JSON.parse(window.atob(part + "===".slice((part.length + 3) % 4))).tier || null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function showStaffPanel() {
+    const staff = Boolean(callerToken) && tokenTier(callerToken) === "staff";
+    handoversPanel.hidden = !staff;
+    if (staff) loadHandovers();
+  }
+
+  async function staffRequest(path, options) {
+    let response;
+    try {
+      response = await fetch(path, Object.assign({}, options, {
+        headers: authorized(Object.assign({ "Accept": "application/json" }, (options || {}).headers)),
+      }));
+    } catch (e) {
+      return { ok: false, message: "CareDesk could not be reached. Check your connection and try again." };
+    }
+    const body = await response.json().catch(function () { return {}; });
+    if (response.ok) return { ok: true, body: body };
+    const reasons = {
+      401: "Your sign-in has expired or is not valid. Please sign in again through the clinic's portal.",
+      403: "Only clinic staff can see handovers.",
+      404: "That handover does not exist.",
+      409: "That handover was already closed (the audit trail shows by whom).",
+    };
+    return { ok: false, status: response.status,
+             message: reasons[response.status] || ("Something went wrong (" + (body.message || response.status) + ").") };
+  }
+
+  async function loadHandovers() {
+    handoversStatus.textContent = "Loading the open handovers...";
+    const result = await staffRequest("handovers");
+    if (!result.ok) {
+      handoversStatus.textContent = result.message;
+      return;
+    }
+    const items = Array.isArray(result.body.handovers) ? result.body.handovers : [];
+    handoverList.textContent = "";
+    for (const item of items) handoverList.appendChild(handoverItem(item));
+    handoversStatus.textContent = items.length ? items.length + " open handover(s)." : "No open handovers.";
+  }
+
+  function handoverItem(item) {
+    const li = document.createElement("li");
+    li.dataset.handoverId = item.handover_id;
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "handover-open";
+    open.textContent = item.handover_id + " - " + item.reason + " - opened " + item.opened_at;
+    open.addEventListener("click", function () { showHandover(item.handover_id, false); });
+    const summary = document.createElement("p");
+    summary.className = "handover-summary";
+    summary.textContent = item.masked_question || "";
+    li.append(open, summary);
+    return li;
+  }
+
+  function fact(list, term, value) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    list.append(dt, dd);
+  }
+
+  async function showHandover(handoverId, revealContact) {
+    handoversStatus.textContent = revealContact ? "Decrypting the call-back number..." : "Opening " + handoverId + "...";
+    const result = await staffRequest("handovers/" + encodeURIComponent(handoverId) +
+                                      (revealContact ? "?reveal_contact=true" : ""));
+    if (!result.ok) {
+      handoversStatus.textContent = result.message;
+      return;
+    }
+    const item = result.body;
+    shownHandover = item.handover_id;
+    handoverDetail.querySelector("h3").textContent = "Handover " + item.handover_id + " (" + item.status + ")";
+    const facts = handoverDetail.querySelector(".handover-facts");
+    facts.textContent = "";
+    fact(facts, "Opened", item.opened_at);
+    fact(facts, "Reason", item.reason);
+    fact(facts, "Caller", item.patient_id ? "patient " + item.patient_id : item.tier + " (not signed in)");
+    if (item.contact_number) fact(facts, "Call-back number", item.contact_number);
+    else if (item.contact) fact(facts, "Call-back number", "given (encrypted)");
+    fact(facts, "Reference", item.trace_id);
+    const conversation = handoverDetail.querySelector(".handover-conversation");
+    conversation.textContent = "";
+    for (const turn of (item.conversation || []).concat([item.masked_question])) {
+      const li = document.createElement("li");
+      li.textContent = turn;
+      conversation.appendChild(li);
+    }
+    revealButton.hidden = !(item.contact && !item.contact_number);
+    closeForm.hidden = item.status !== "open";
+    handoverDetail.hidden = false;
+    handoversStatus.textContent = "Showing " + item.handover_id + ".";
+    handoverDetail.querySelector("h3").focus();
+  }
+
+  revealButton.addEventListener("click", function () {
+    if (shownHandover) showHandover(shownHandover, true);
+  });
+
+  closeForm.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    if (!shownHandover) return;
+    const note = closeNote.value.trim();
+    const result = await staffRequest("handovers/" + encodeURIComponent(shownHandover) + "/close", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(note ? { note: note } : {}),
+    });
+    if (!result.ok) {
+      handoversStatus.textContent = result.message;
+      return;
+    }
+    closeNote.value = "";
+    handoverDetail.hidden = true;
+    shownHandover = null;
+    await loadHandovers();
+    handoversStatus.textContent = "Closed " + result.body.handover_id + ". " + handoversStatus.textContent;
+  });
+
+  document.getElementById("handovers-refresh").addEventListener("click", loadHandovers);
+  handoverDetail.querySelector("h3").tabIndex = -1;
+  showStaffPanel();
 
   newButton.addEventListener("click", function () {
     forgetSession();

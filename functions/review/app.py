@@ -5,6 +5,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from caredesk.answer_cache import remember_answer
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
+from caredesk.embedding_memory import RememberedEmbed
 from caredesk.observability import STEP_TRACE_ID, step_metrics
 from caredesk.runtime import answer_cache, audit_trail, contact_sealer, session_memory
 from caredesk.steps.review_step import run_review
@@ -16,6 +17,8 @@ AUDIT = audit_trail()
 MEMORY = session_memory()
 SEALER = contact_sealer()
 EMBEDDER = get_embedder()
+# The cited chunks' units recur across requests: each text is embedded once per container.
+EMBED = RememberedEmbed(EMBEDDER.embed)
 # The same pipeline identity as RetrieveFunction's, so what Review stores is what Retrieve looks up.
 ANSWER_CACHE = answer_cache(EMBEDDER.model_version)
 
@@ -26,7 +29,7 @@ ANSWER_CACHE = answer_cache(EMBEDDER.model_version)
 @step_metrics(metrics, "review")
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event, requires=("guard", "retrieve", "generate"))
-    result = run_review(step_event, embed=EMBEDDER.embed, memory=MEMORY, audit=AUDIT, sealer=SEALER)
+    result = run_review(step_event, embed=EMBED, memory=MEMORY, audit=AUDIT, sealer=SEALER)
     metrics.add_metric(name=f"Review_{result.verdict.value}", unit=MetricUnit.Count, value=1)
     if ANSWER_CACHE is not None:
         remember_answer(step_event, result, cache=ANSWER_CACHE)

@@ -1,9 +1,10 @@
 """The local HTTP API: every route of the template's API Gateway, mapped as it maps them, plus the page.
 
-Routes: POST /ask, GET /health, GET /governance, GET /passage?chunk_id=, POST /upload-url (the last
-three are the template's Lambda-proxy routes, answered by the same `caredesk.api_routes` functions
-the Lambda handlers call), GET /openapi.json (the template's DefinitionBody without the AWS
-extensions), and the chat page: GET / and GET /static/<file> from web/.
+Routes: POST /ask, GET /health, GET /governance, GET /passage?chunk_id=, POST /upload-url, and the
+staff's GET /handovers, GET /handovers/{handover_id}[?reveal_contact=true] and POST
+/handovers/{handover_id}/close (the template's Lambda-proxy routes, answered by the same
+`caredesk.api_routes` functions the Lambda handlers call), GET /openapi.json (the template's
+DefinitionBody without the AWS extensions), and the chat page: GET / and GET /static/<file> from web/.
 
 The request is validated against the `AskRequest` schema read from the template's DefinitionBody
 (the same validator API Gateway applies), turned into the state machine input the VTL request
@@ -21,8 +22,8 @@ import contextlib
 import json
 import logging
 import os
+import re
 import threading
-import time
 import urllib.parse
 import uuid
 from collections.abc import Callable, Iterator
@@ -42,12 +43,16 @@ from caredesk.store.db import connect
 from caredesk.tiers import Tier
 
 from caredesk_local.authorizer import AuthorizerRefusal, LocalAuthorizer
+from caredesk_local.handovers_cli import desk_for
 from caredesk_local.running import RunningStack
+from caredesk_local.state_machine_runtime import ExecutionEnds
 
 LOG = logging.getLogger("caredesk.local.api")
 EXECUTION_DEADLINE_S = 60.0
-POLL_INTERVAL_S = 0.05
 MAX_BODY_BYTES = api_routes.MAX_BODY_BYTES
+# The staff handover routes with their path parameter (API Gateway's /handovers/{handover_id}...).
+HANDOVER_PATH = re.compile(r"^/handovers/(?P<handover_id>[^/]+)$")
+HANDOVER_CLOSE_PATH = re.compile(r"^/handovers/(?P<handover_id>[^/]+)/close$")
 
 
 def ask_schema(template_body: dict[str, Any]) -> dict[str, Any]:
@@ -74,18 +79,22 @@ SECURITY_HEADERS = {
 
 @dataclass(frozen=True)
 class LocalServices:
-    """What the Lambda-proxy routes need: the template, the database, the documents bucket."""
+    """What the Lambda-proxy routes need: the template, the database, the documents bucket, and a
+    factory of the staff's handover desk (one per request: boto3 resources are not shared by threads)."""
 
     template_body: dict[str, Any]
     dsn: str
     s3: Any
     documents_bucket: str
     model_dir: Path
+    handover_desk: Callable[[], Any] | None = None
 
     @classmethod
     def from_stack(cls, stack: Any) -> LocalServices:
+        running = RunningStack(stack.describe())
         return cls(template_body=stack.template.body, dsn=stack.dsn, s3=stack.client("s3"),
-                   documents_bucket=stack.name("DocumentsBucket"), model_dir=stack.config.model_dir)
+                   documents_bucket=stack.name("DocumentsBucket"), model_dir=stack.config.model_dir,
+                   handover_desk=lambda: desk_for(running))
 
 
 def openapi_document(template_body: dict[str, Any], *, server_url: str | None = None) -> dict[str, Any]:
@@ -132,25 +141,24 @@ def error_reply(trace_id: str, session_id: str) -> dict[str, Any]:
 
 
 class QueryRunner:
-    """Starts a named execution and waits for it (moto has no StartSyncExecution)."""
+    """Starts a named execution and waits for its end, which the interpreter announces (moto has no
+    StartSyncExecution; caredesk_local.state_machine_runtime)."""
 
-    def __init__(self, stepfunctions: Any, state_machine_arn: str) -> None:
+    def __init__(self, stepfunctions: Any, state_machine_arn: str, ends: ExecutionEnds) -> None:
         self._sfn = stepfunctions
         self._arn = state_machine_arn
+        self._ends = ends
 
     def run(self, execution: dict[str, Any], *, deadline_s: float = EXECUTION_DEADLINE_S) -> tuple[str, dict | None]:
         """(status, output); status is SUCCEEDED, FAILED, TIMED_OUT, ABORTED or DEADLINE."""
         started = self._sfn.start_execution(
             stateMachineArn=self._arn, name=execution["trace_id"], input=json.dumps(execution)
         )
-        attempts = int(deadline_s / POLL_INTERVAL_S)
-        for _ in range(attempts):
-            described = self._sfn.describe_execution(executionArn=started["executionArn"])
-            if described["status"] != "RUNNING":
-                output = json.loads(described["output"]) if described.get("output") else None
-                return described["status"], output
-            time.sleep(POLL_INTERVAL_S)
-        return "DEADLINE", None
+        if not self._ends.wait(started["executionArn"], deadline_s):
+            return "DEADLINE", None
+        described = self._sfn.describe_execution(executionArn=started["executionArn"])
+        output = json.loads(described["output"]) if described.get("output") else None
+        return described["status"], output
 
 
 class LocalApi:
@@ -215,15 +223,42 @@ class LocalApi:
         return api_routes.upload_url(raw, tier_name=caller.get("tier"), s3=self._services.s3,
                                      bucket=self._services.documents_bucket)
 
+    def handovers_list(self, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        caller = self._caller("GET", "/handovers", headers)
+        return api_routes.handovers_list(tier_name=caller.get("tier"), desk=self._desk)
+
+    def handover_show(self, handover_id: str, query: dict[str, list[str]],
+                      headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        caller = self._caller("GET", "/handovers/{handover_id}", headers, query,
+                              path=f"/handovers/{handover_id}")
+        reveal = query.get("reveal_contact", [])
+        if len(reveal) > 1:
+            raise InvalidRequestError("Invalid query: reveal_contact is given once")
+        return api_routes.handover_show(urllib.parse.unquote(handover_id), reveal_contact=(reveal or [None])[0],
+                                        tier_name=caller.get("tier"), staff=caller.get("principalId") or "unknown",
+                                        desk=self._desk)
+
+    def handover_close(self, handover_id: str, raw: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        caller = self._caller("POST", "/handovers/{handover_id}/close", headers,
+                              path=f"/handovers/{handover_id}/close")
+        return api_routes.handover_close(urllib.parse.unquote(handover_id), raw, tier_name=caller.get("tier"),
+                                         staff=caller.get("principalId") or "unknown", desk=self._desk)
+
+    def _desk(self) -> Any:
+        if self._services.handover_desk is None:
+            raise RuntimeError("this local API was started without the handover desk")
+        return self._services.handover_desk()
+
     def openapi(self) -> tuple[int, dict[str, Any]]:
         return HTTPStatus.OK, openapi_document(self._services.template_body, server_url=self.url)
 
-    def _caller(self, method: str, path: str, headers: dict[str, str],
-                query: dict[str, list[str]] | None = None) -> dict[str, str]:
-        """The authorizer context ($context.authorizer); raises AuthorizerRefusal (401/403/500)."""
-        if not self._authorizer.is_secured(method, path):
-            raise RuntimeError(f"{method} {path} is not secured in the template: its caller would be unknown")
-        return self._authorizer.authorize(method, path, headers, query)
+    def _caller(self, method: str, resource: str, headers: dict[str, str],
+                query: dict[str, list[str]] | None = None, *, path: str | None = None) -> dict[str, str]:
+        """The authorizer context ($context.authorizer) for the template's `resource` path, requested as
+        `path` (the same unless it has path parameters); raises AuthorizerRefusal (401/403/500)."""
+        if not self._authorizer.is_secured(method, resource):
+            raise RuntimeError(f"{method} {resource} is not secured in the template: its caller would be unknown")
+        return self._authorizer.authorize(method, path or resource, headers, query, resource=resource)
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         api = self
@@ -237,12 +272,16 @@ class LocalApi:
                 route = url.path.rstrip("/") or "/"
                 query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
                 headers = self._lower_headers()
-                self._dispatch({
+                routes = {
                     "/health": lambda: (HTTPStatus.OK, {"status": "ok"}),
                     "/governance": api.governance,
                     "/passage": lambda: api.passage(query, headers),
+                    "/handovers": lambda: api.handovers_list(headers),
                     "/openapi.json": api.openapi,
-                }.get(route), static=route == "/" or route.startswith("/static/"))
+                }
+                if handover := HANDOVER_PATH.match(route):
+                    routes[route] = lambda: api.handover_show(handover["handover_id"], query, headers)
+                self._dispatch(routes.get(route), static=route == "/" or route.startswith("/static/"))
 
             def do_POST(self) -> None:  # noqa: N802
                 route = urllib.parse.urlsplit(self.path).path
@@ -250,10 +289,13 @@ class LocalApi:
                 if raw is None:
                     return
                 headers = self._lower_headers()
-                self._dispatch({
+                routes = {
                     "/ask": lambda: api.ask(raw, headers),
                     "/upload-url": lambda: api.upload_url(raw, headers),
-                }.get(route))
+                }
+                if close := HANDOVER_CLOSE_PATH.match(route):
+                    routes[route] = lambda: api.handover_close(close["handover_id"], raw, headers)
+                self._dispatch(routes.get(route))
 
             def __getattr__(self, name: str) -> Any:
                 # http.server answers a method it has no do_<METHOD> for with a 501 HTML page; every
@@ -371,7 +413,7 @@ def serving(stack: Any, *, port: int, static_dir: Path | None = None) -> Iterato
     """The EmbeddedStack's API, every route as its template defines it, served on `port` for the block;
     yields the stack as the CLI commands see it."""
     api = LocalApi(
-        runner=QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine")),
+        runner=QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"), stack.state_machines.ends),
         schema=ask_schema(stack.template.body),
         authorizer=LocalAuthorizer.from_stack(stack),
         port=port,

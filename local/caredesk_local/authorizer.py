@@ -75,13 +75,15 @@ class LocalAuthorizer:
         return SecuredRoute(method.upper(), path) in self._secured
 
     def authorize(self, method: str, path: str, headers: Mapping[str, str],
-                  query: Mapping[str, list[str]] | None = None) -> dict[str, str]:
-        """The authorizer context for a request to a secured route; raises AuthorizerRefusal otherwise."""
+                  query: Mapping[str, list[str]] | None = None, *, resource: str | None = None) -> dict[str, str]:
+        """The authorizer context for a request to a secured route, with the `principalId` API Gateway
+        adds to it; raises AuthorizerRefusal otherwise. `resource` is the template's path when `path`
+        fills in path parameters."""
         method_arn = f"arn:aws:execute-api:{REGION}:{ACCOUNT_ID}:{LOCAL_API_ID}/{self._stage}/{method.upper()}{path}"
         event = {
             "type": "REQUEST",
             "methodArn": method_arn,
-            "resource": path,
+            "resource": resource or path,
             "path": path,
             "httpMethod": method.upper(),
             "headers": dict(headers),
@@ -90,7 +92,7 @@ class LocalAuthorizer:
             "stageVariables": {},
             "requestContext": {"accountId": ACCOUNT_ID, "apiId": LOCAL_API_ID, "stage": self._stage,
                                "httpMethod": method.upper(), "path": f"/{self._stage}{path}",
-                               "resourcePath": path, "requestId": str(uuid.uuid4())},
+                               "resourcePath": resource or path, "requestId": str(uuid.uuid4())},
         }
         response = self._lambda.invoke(FunctionName=self._function, Payload=json.dumps(event).encode())
         payload = json.loads(response["Payload"].read() or b"null")
@@ -102,7 +104,8 @@ class LocalAuthorizer:
             raise AuthorizerRefusal(HTTPStatus.INTERNAL_SERVER_ERROR, None)
         if not _allows(payload["policyDocument"], method_arn):
             raise AuthorizerRefusal(HTTPStatus.FORBIDDEN, FORBIDDEN_MESSAGE)
-        return {key: str(value) for key, value in (payload.get("context") or {}).items()}
+        context = {key: str(value) for key, value in (payload.get("context") or {}).items()}
+        return {**context, "principalId": str(payload.get("principalId", ""))}
 
 
 def _api_definition(template_body: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from caredesk.tiers import Tier
 
 from caredesk_local.running import RunningStack
 
+CALIBRATE_INVOKE_TIMEOUT_S = 310  # CalibrateFunction's Timeout (template.yaml) and a margin
+
 
 def load_probes(path: Path, split: str = "dev") -> list[dict[str, Any]]:
     probes = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -104,11 +106,37 @@ def compare_with_probes(conn, embedder: Embedder, floor: float, probes: list[dic
     }
 
 
+def invoke_calibrate_function(stack: Any) -> dict[str, Any]:
+    """A deployed stack calibrates where its database is: its CalibrateFunction, forced (`{"force": true}`),
+    the same measurement as `calibrate` here with the automatic probes. Its reply is the result."""
+    from botocore.config import Config
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from caredesk_local.targets import TargetError
+
+    name = stack.require("calibrate_function")
+    # The function may take its whole Timeout (300 s); a retried invoke would measure twice.
+    client = stack.client("lambda", config=Config(read_timeout=CALIBRATE_INVOKE_TIMEOUT_S, retries={"max_attempts": 0}))
+    try:
+        response = client.invoke(FunctionName=name, Payload=json.dumps({"force": True}).encode())
+    except (ClientError, BotoCoreError) as error:
+        raise TargetError(f"cannot invoke {name}: {error}") from None
+    payload = json.loads(response["Payload"].read() or b"null")
+    if response.get("FunctionError"):
+        detail = payload.get("errorMessage") if isinstance(payload, dict) else payload
+        raise TargetError(f"{name} failed: {payload.get('errorType', 'error') if isinstance(payload, dict) else ''} "
+                          f"{detail}".strip())
+    return {"function": name, **payload}
+
+
 def format_result(result: dict[str, Any]) -> str:
+    if result.get("floor") is None:  # another calibrator held the lock: nothing measured or stored
+        return f"calibration: {result['outcome']} (no floor stored)"
     edges = ""
     if result.get("in_scope_low") is not None and result.get("out_of_scope_high") is not None:
         edges = f" (in-scope p5 {result['in_scope_low']:.3f}, out-of-scope p95 {result['out_of_scope_high']:.3f})"
-    lines = [f"confidence floor {result['floor']:.4f} [{result['status']}, {result['method']}] for KB "
+    how = ", ".join(str(result[key]) for key in ("status", "method") if result.get(key))
+    lines = [f"confidence floor {result['floor']:.4f} [{how}] for KB "
              f"{result['kb_version']}{edges}, {result['probes']} probes: {result['outcome']}"]
     if result.get("reason"):
         lines.append(f"  reason: {result['reason']}")

@@ -2,7 +2,8 @@
 calibrate, eval, bench.
 
 `up` runs the embedded stack until stopped; every other command talks to the running stack and
-says so plainly when none is running. With --json a command prints exactly one JSON document on
+says so plainly when none is running (audit, docs, calibrate, eval and token also reach a deployed
+stack: `--target localstack|aws`, caredesk_local.targets). With --json a command prints exactly one JSON document on
 stdout; logs go to stderr.
 """
 
@@ -21,11 +22,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from caredesk_local import handovers_cli
+from caredesk_local import handovers_cli, targets
+from caredesk_local.evaluation.command import EvaluationStackBusyError
 from caredesk_local.running import NoStackError, clear_state, find_stack, write_state
+from caredesk_local.targets import TargetError
 
 LOG = logging.getLogger("caredesk.cli")
-BENCHES = ("embedding", "ingest", "pipeline", "retrieval")
+BENCHES = ("embedding", "ingest", "pipeline", "ask", "retrieval")
 INGEST_LISTED_FILES = 50  # `caredesk ingest` of more files lists only the failures above its summary table
 
 
@@ -36,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
-    except NoStackError as exc:
-        print(str(exc), file=sys.stderr)
+    except (NoStackError, TargetError, EvaluationStackBusyError) as exc:
+        print(f"caredesk {args.command}: {exc}", file=sys.stderr)
         return 2
 
 
@@ -85,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     token.add_argument("--tier", required=True, choices=["patient", "staff"])
     token.add_argument("--patient", default="")
     token.add_argument("--lifetime", type=int, default=3600, help="seconds (at most 12 hours)")
+    targets.add_arguments(token)
     token.set_defaults(run=_cmd_token)
 
     audit = sub.add_parser(
@@ -107,12 +111,16 @@ def _parser() -> argparse.ArgumentParser:
                        help="(auditors, with `trace`/`session`) show the sealed part of each question: the condition "
                             "or date at-rest masking removed; each decrypted trace gets an audit_decrypt item")
     audit.add_argument("--reason", help="why you decrypt (required with --decrypt; recorded in the audit trail)")
+    targets.add_arguments(audit)  # localstack / aws: always through the stack's AuditorRole
     audit.set_defaults(run=_cmd_audit)
 
     handovers_cli.add_parser(sub)
 
     docs = sub.add_parser("docs", help="indexed documents with version, chunks and last outcome")
+    docs.add_argument("--dsn", help="Postgres to read (aws: required, e.g. through a tunnel to the private "
+                                    "database; default: the target's own)")
     docs.add_argument("--json", action="store_true")
+    targets.add_arguments(docs)
     docs.set_defaults(run=_cmd_docs)
 
     calibrate = sub.add_parser(
@@ -125,6 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--compare", type=Path, help="also report how the stored floor and this probe file's "
                                                          "own floor classify the file's dev probes")
     calibrate.add_argument("--json", action="store_true")
+    targets.add_arguments(calibrate)  # localstack / aws: invokes the stack's CalibrateFunction
     calibrate.set_defaults(run=_cmd_calibrate)
 
     evaluation = sub.add_parser("eval", help="run the golden set through the pipeline; report and quality gate")
@@ -273,8 +282,11 @@ def _cmd_token(args: argparse.Namespace) -> int:
 
     from caredesk_local.caller_credentials import CallerTokens
 
+    stack = _target(args)
+    if isinstance(stack, targets.DeployedStack):
+        stack.require("caller_token_secret")  # an older deployment without the output: say which
     try:
-        print(CallerTokens(find_stack()).token(args.tier, args.patient, lifetime_s=args.lifetime))
+        print(CallerTokens(stack).token(args.tier, args.patient, lifetime_s=args.lifetime))
     except (CareDeskError, ValueError) as exc:
         print(f"caredesk token: {exc}", file=sys.stderr)
         return 2
@@ -304,7 +316,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if args.decrypt and (args.what == "since" or not (args.reason or "").strip()):
         print("caredesk audit: --decrypt works with `trace` or `session` and needs --reason", file=sys.stderr)
         return 2
-    stack = find_stack()
+    stack = targets.for_auditors(_target(args))
     trail = AuditTrail(stack.table("audit_table"))
     per_request = args.requests or args.about is not None
     if args.what == "trace":
@@ -326,8 +338,10 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
         from caredesk_local.audit_decrypt import decrypt_sealed
 
-        sealer = QuerySealer(stack.client("kms"), stack.info["audit_key"])
-        items = decrypt_sealed(items, trail=trail, sealer=sealer, reason=args.reason)
+        # Decrypting needs no key id (the ciphertext names its key); a deployed stack's auditor is the role session.
+        sealer = QuerySealer(stack.client("kms"), stack.info.get("audit_key", ""))
+        items = decrypt_sealed(items, trail=trail, sealer=sealer, reason=args.reason,
+                               auditor=stack.info.get("principal"))
     if per_request:
         return _print_requests(items, args)
     if args.outcome and args.what != "since":
@@ -355,8 +369,8 @@ def _cmd_docs(args: argparse.Namespace) -> int:
     from caredesk.store.db import connect
     from caredesk.store.documents import list_documents
 
-    stack = find_stack()
-    with connect(stack.info["dsn"]) as conn:
+    dsn = args.dsn or targets.database_dsn(_target(args))
+    with connect(dsn) as conn:
         rows = [
             {"source": d.source, "tier": d.tier, "title": d.title, "version_id": d.version_id,
              "chunks": d.chunk_count, "status": d.status, "last_outcome": d.last_outcome,
@@ -370,10 +384,17 @@ def _cmd_docs(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from caredesk_local.calibrate_cli import calibrate, format_result
+    from caredesk_local.calibrate_cli import calibrate, format_result, invoke_calibrate_function
 
-    stack = find_stack()
-    result = calibrate(stack, args.probes, compare_path=args.compare)
+    stack = _target(args)
+    if isinstance(stack, targets.DeployedStack):
+        if args.probes or args.compare:
+            raise targets.UnsupportedTargetError(
+                "--probes/--compare measure hand-written probe files on this machine (--target local only); "
+                "a deployed stack calibrates with its CalibrateFunction's automatic probes")
+        result = invoke_calibrate_function(stack)
+    else:
+        result = calibrate(stack, args.probes, compare_path=args.compare)
     _print(result, args.json, format_result)
     return 0
 
@@ -392,6 +413,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _target(args: argparse.Namespace) -> Any:
+    """The stack `--target` names: the running local stack (as every command finds it) or a deployed one."""
+    if args.target == "local":
+        return find_stack()
+    return targets.resolve(args.target, stack_name=args.stack_name, region=args.region)
+
+
 def _parse_time(text: str) -> datetime:
     if text.endswith("d") and text[:-1].isdigit():
         return datetime.now(UTC) - timedelta(days=int(text[:-1]))

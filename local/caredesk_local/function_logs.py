@@ -13,6 +13,8 @@ import logging
 import sys
 from collections.abc import Iterator
 
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf import cloudwatch as cloudwatch_emf
+
 
 class CurrentStandardError(io.TextIOBase):
     """Writes to whatever `sys.stderr` is at the time (a test harness may swap it)."""
@@ -27,8 +29,17 @@ class CurrentStandardError(io.TextIOBase):
 STDERR = CurrentStandardError()
 
 
+def _print_to_stderr(*values: object, **options: object) -> None:
+    print(*values, **{**options, "file": STDERR})
+
+
 def route_function_logs() -> int:
-    """Points every Powertools log handler created so far at stderr; returns how many it moved."""
+    """Points every Powertools log handler created so far, and its metric (EMF) lines, at stderr.
+
+    Powertools writes EMF with a bare print(); the name is rebound in its module only, so nothing
+    else in the process changes. Returns how many log handlers it moved.
+    """
+    cloudwatch_emf.print = _print_to_stderr
     moved = 0
     for candidate in list(logging.Logger.manager.loggerDict.values()):
         handler = getattr(candidate, "powertools_handler", None)

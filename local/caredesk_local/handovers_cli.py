@@ -57,10 +57,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _desk() -> Any:
+    return desk_for(find_stack())
+
+
+def desk_for(stack: Any) -> Any:
+    """The HandoverDesk over a RunningStack (the CLI's, and the local API's staff routes')."""
     from caredesk.audit import AuditTrail
     from caredesk.handovers import ContactSealer, HandoverDesk
 
-    stack = find_stack()
     sqs = stack.client("sqs")
     return HandoverDesk(
         sqs=sqs,

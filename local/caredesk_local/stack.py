@@ -27,6 +27,7 @@ from caredesk.store.migrations import apply_migrations
 from caredesk_local.demo_seed import seed_demo_appointments
 from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
 from caredesk_local.postgres import EmbeddedPostgres
+from caredesk_local.state_machine_runtime import StateMachineRuntime
 from caredesk_local.template import ACCOUNT_ID, REGION, StackTemplate
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -97,6 +98,7 @@ class EmbeddedStack:
     template: StackTemplate | None = None
     postgres: EmbeddedPostgres | None = None
     runtime: InProcessLambdaRuntime = field(default_factory=InProcessLambdaRuntime)
+    state_machines: StateMachineRuntime = field(default_factory=StateMachineRuntime)
     report: dict[str, str] = field(default_factory=dict)
     _moto: Any = None
     _saved_env: dict[str, str | None] = field(default_factory=dict)
@@ -112,6 +114,7 @@ class EmbeddedStack:
             self._start_moto()
             self._set_environment()
             self.runtime.install()
+            self.state_machines.install()
             self._create_resources()
             for schedule in self.schedules:
                 schedule.start()
@@ -123,6 +126,7 @@ class EmbeddedStack:
     def stop(self) -> None:
         for schedule in self.schedules:
             schedule.stop()
+        self.state_machines.uninstall()
         self.runtime.uninstall()
         if self._moto is not None:
             self._moto.stop()

@@ -20,6 +20,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance, statu
 from tests.conftest import REPO_ROOT
 
 EXAMPLES_PER_OPERATION = 20
+STAFF_ROUTES = ("/upload-url", "/handovers", "/handovers/{handover_id}", "/handovers/{handover_id}/close")
 REQUEST_TIMEOUT_S = 60
 
 
@@ -41,8 +42,8 @@ def test_the_api_serves_the_document_that_is_fuzzed(surfaces_api):
 @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 def test_no_server_error_and_every_error_is_a_clear_4xx(case, surfaces_api, live_stack):
-    # Staff callers reach the upload route's own validation (a public caller is refused before it).
-    headers = live_stack.auth_headers("staff") if case.path == "/upload-url" else None
+    # Staff callers reach the staff routes' own validation (a public caller is refused before it).
+    headers = live_stack.auth_headers("staff") if case.path in STAFF_ROUTES else None
     response = case.call(base_url=surfaces_api, headers=headers, timeout=REQUEST_TIMEOUT_S)
     case.validate_response(response, checks=[not_a_server_error, status_code_conformance,
                                              response_schema_conformance])
@@ -72,12 +73,14 @@ def _assert_clear_4xx(case, response) -> None:
     assert isinstance(body.get("message"), str) and body["message"].strip(), body
 
 
-@pytest.mark.parametrize("path", ["/ask", "/upload-url"])
+@pytest.mark.parametrize("path", ["/ask", "/upload-url", "/handovers/{handover_id}/close"])
 @pytest.mark.parametrize("raw", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
 def test_deep_nesting_huge_numbers_and_nul_bodies_are_a_clear_4xx(path, raw, surfaces_api, live_stack):
-    case = schema[path]["POST"].Case(body=raw.encode(), media_type="application/json")
-    # As staff, so the upload route's parser (not the tier check) is what answers.
-    headers = live_stack.auth_headers("staff") if path == "/upload-url" else None
+    path_parameters = {"handover_id": "HO-00000000"} if "{handover_id}" in path else None
+    case = schema[path]["POST"].Case(body=raw.encode(), media_type="application/json",
+                                     path_parameters=path_parameters)
+    # As staff, so the staff routes' parsers (not the tier check) are what answer.
+    headers = live_stack.auth_headers("staff") if path in STAFF_ROUTES else None
     _assert_clear_4xx(case, case.call(base_url=surfaces_api, headers=headers, timeout=REQUEST_TIMEOUT_S))
 
 

@@ -256,3 +256,42 @@ def test_a_signed_in_patient_can_leave_a_call_back_number_for_a_handover(browser
     assert "will call you on the number you gave" in answer and "HO-" in answer
     browser.save_screenshot(str(artifacts_dir / "chat-handover-call-back.png"))
     assert browser.execute_script("return window.localStorage.getItem('caredesk.client_id');") == client_id
+
+
+def test_a_staff_member_lists_shows_and_closes_a_handover_on_the_page(browser, surfaces_api, live_stack,
+                                                                       artifacts_dir):
+    """Issue 16: the Handovers panel, for a staff caller token only; the number only on an explicit show."""
+    import re
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    number = "+91 98765 43210"
+    _, reply = live_stack.ask("Should I double my dose of metformin since I missed one yesterday?",
+                              tier="patient", patient_id="PAT-004", contact_number=number)
+    handover_id = re.search(r"HO-[0-9A-F]{8}", reply["answer"]).group(0)
+
+    browser.get(surfaces_api + "/?as=patient#token=" + live_stack.token("patient", "PAT-004"))
+    assert not browser.find_element(By.ID, "handovers").is_displayed()
+
+    browser.get(surfaces_api + "/?as=staff#token=" + live_stack.token("staff"))
+    item = f"#handover-list li[data-handover-id='{handover_id}']"
+    WebDriverWait(browser, REPLY_WAIT_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, item))
+    panel = browser.find_element(By.ID, "handovers")
+    assert panel.is_displayed() and number not in panel.text
+    browser.find_element(By.CSS_SELECTOR, item + " button.handover-open").click()
+    detail = browser.find_element(By.ID, "handover-detail")
+    WebDriverWait(browser, REPLY_WAIT_S).until(lambda d: handover_id in detail.text)
+    assert "given (encrypted)" in detail.text and number not in detail.text
+    browser.find_element(By.ID, "handover-reveal").click()
+    WebDriverWait(browser, REPLY_WAIT_S).until(lambda d: number in detail.text)
+    browser.save_screenshot(str(artifacts_dir / "chat-staff-handover.png"))
+
+    browser.find_element(By.CSS_SELECTOR, "label[for=handover-note] ~ textarea#handover-note").send_keys("called back")
+    browser.find_element(By.ID, "handover-close").click()
+    status = browser.find_element(By.ID, "handovers-status")
+    WebDriverWait(browser, REPLY_WAIT_S).until(lambda d: f"Closed {handover_id}" in status.text)
+    assert not browser.find_elements(By.CSS_SELECTOR, item) and not detail.is_displayed()
+    outcomes = [i["outcome"] for i in live_stack.running.table("audit_table").scan()["Items"]
+                if i.get("handover_id") == handover_id and i["step"] == "handover"]
+    assert sorted(outcomes) == ["closed", "opened", "shown", "shown"]

@@ -109,6 +109,10 @@ def test_ask_prints_exactly_one_json_document_and_the_audit_reads_back(running_u
     assert items[1]["floor_status"] in {"calibrated", "default"} and items[1]["current_kb_version"]
     timeline = run(cli_env, "audit", "trace", reply["trace_id"])
     assert "review" in timeline.stdout and "cites kb/public/" in timeline.stdout
+    since = run(cli_env, "audit", "since", "1d", "--target", "local", "--json")
+    assert since.returncode == 0, since.stderr
+    assert [i["step"] for i in json.loads(since.stdout) if i["trace_id"] == reply["trace_id"]] == [
+        "guard", "retrieve", "generate", "review"]
 
 
 def test_calibrate_measures_automatically_or_on_a_probe_file_and_prints_the_floor(running_up, cli_env):

@@ -105,11 +105,20 @@ def test_routes_and_triggers_come_from_the_template(template):
                                               "target": "GovernanceFunction", "authorizer": None}
     # Every route whose answer depends on who asks goes through the authorizer; the rest do not.
     authorized = {key for key, route in routes.items() if route["authorizer"] == "AuthorizerFunction"}
-    assert authorized == {("POST", "/ask"), ("GET", "/passage"), ("POST", "/upload-url")}
+    staff_handovers = {("GET", "/handovers"), ("GET", "/handovers/{handover_id}"),
+                       ("POST", "/handovers/{handover_id}/close")}
+    assert authorized == {("POST", "/ask"), ("GET", "/passage"), ("POST", "/upload-url")} | staff_handovers
     assert routes[("POST", "/upload-url")]["target"] == "UploadUrlFunction"
+    assert {routes[key]["target"] for key in staff_handovers} == {"HandoversFunction"}
     assert routes[("GET", "/")]["target"] == "WebsiteBucket"
     assert {(t["function"], t["source"]) for t in triggers(template)} == {
         ("IngestFunction", "DocumentsBucket"), ("CalibrateFunction", "schedule")}
+
+
+def test_the_handover_work_list_is_touched_by_staff_and_the_staff_panel_api_only(template):
+    grants = access_map(template)
+    principals = {g["principal"] for g in grants if g["resource"] in ("HandoversTable", "HandoverQueue")}
+    assert principals == {"StaffRole", "HandoversApiRole"}
 
 
 def test_guard_rule_families_name_every_family():

@@ -40,11 +40,18 @@ def test_the_email_subscription_exists_only_when_an_address_is_given():
     assert with_email.resolve(created["HandoverEmailSubscription"].properties)["Endpoint"] == "desk@clinic.example"
 
 
-def test_only_the_staff_role_may_decrypt_a_contact_number():
+def test_only_the_staff_role_and_the_staff_panel_api_may_decrypt_a_contact_number():
     statements = _statements(RESOURCES["HandoverContactKey"]["Properties"]["KeyPolicy"])
     # kms:Decrypt, kms:De* or kms:* would all let a principal decrypt.
     decrypting = [s for s in statements if any(a in ("kms:Decrypt", "kms:De*", "kms:*") for a in _actions(s))]
-    assert [s["Principal"] for s in decrypting] == [{"AWS": {"Fn::GetAtt": ["StaffRole", "Arn"]}}]
+    assert [s["Principal"] for s in decrypting] == [{"AWS": {"Fn::GetAtt": ["StaffRole", "Arn"]}},
+                                                    {"AWS": {"Fn::GetAtt": ["HandoversApiRole", "Arn"]}}]
+    # The API's role decrypts handover contact numbers only (the encryption context caredesk.sealing sets).
+    from caredesk.handovers import ContactSealer
+
+    assert decrypting[1]["Action"] == "kms:Decrypt"
+    assert decrypting[1]["Condition"] == {
+        "StringEquals": {"kms:EncryptionContext:caredesk:purpose": ContactSealer.purpose}}
     for function in ("GuardFunction", "ReviewFunction"):
         policies = RESOURCES[function]["Properties"]["Policies"]
         assert {"KMSEncryptPolicy": {"KeyId": {"Ref": "HandoverContactKey"}}} in policies
@@ -77,3 +84,23 @@ def test_the_local_stack_creates_the_subscriptions_the_template_asks_for(email, 
     if email:
         expected.append(("email", email, {}))
     assert subscribed == expected
+
+
+def test_the_staff_panel_api_runs_as_the_role_the_key_policy_names_with_the_staff_work_list_rights():
+    function = RESOURCES["HandoversFunction"]["Properties"]
+    assert function["Role"] == {"Fn::GetAtt": ["HandoversApiRole", "Arn"]}
+    assert "Policies" not in function, "with an explicit Role, SAM would ignore Policies"
+    assert "VpcConfig" not in function, "it never touches Postgres"
+    variables = function["Environment"]["Variables"]
+    assert variables["CAREDESK_HANDOVER_QUEUE_URL"] == {"Ref": "HandoverQueue"}
+    assert variables["HANDOVERS_TABLE"] == {"Ref": "HandoversTable"}
+    role = RESOURCES["HandoversApiRole"]["Properties"]
+    (trust,) = role["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "lambda.amazonaws.com"}
+    # The same work-list rights people get through StaffRole; nothing else but a function's logs and traces.
+    staff = RESOURCES["StaffRole"]["Properties"]["Policies"]
+    assert role["Policies"] == staff
+    assert [arn["Fn::Sub"].rsplit("/", 1)[-1] for arn in role["ManagedPolicyArns"]] == [
+        "AWSLambdaBasicExecutionRole", "AWSXRayDaemonWriteAccess"]
+    granted = [s for policy in role["Policies"] for s in policy["PolicyDocument"]["Statement"]]
+    assert not any(a.startswith("kms:") for s in granted for a in _actions(s)), "decrypt comes from the key policy"

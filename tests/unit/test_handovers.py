@@ -248,3 +248,12 @@ def test_no_raw_value_of_the_pii_set_reaches_the_handover_queue_or_work_list(aws
                    if kind != "CONDITION" and m.text[s:e] in listed]
     assert len(stored_by_message) == len(messages) >= 150
     assert leaks == [] and identifying == [] and NUMBER not in listed
+
+
+def test_a_closing_note_is_kept_masked_at_rest(aws):
+    opened = aws.ask(QUESTION, caller=PATIENT).handover
+    aws.desk.close(opened.handover_id, StaffAction("nurse.asha", note="called back on 98 76 54 32 15, all fine"))
+    (closed,) = [i for i in aws.audit_items()
+                 if i.get("handover_id") == opened.handover_id and i["outcome"] == "closed"]
+    assert "98 76 54 32 15" not in json.dumps(closed, default=str)
+    assert closed["note"].startswith("called back on ") and closed["note"].endswith(", all fine")

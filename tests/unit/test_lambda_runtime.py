@@ -74,19 +74,20 @@ metrics = Metrics(namespace="Test")
 @metrics.log_metrics
 def handler(event, context):
     logger.info("handled inside the caredesk process", marker="log-line-marker")
+    metrics.add_metric(name="MetricLineMarker", unit="Count", value=1)
     return {"ok": True}
 """
 
 
 def test_in_process_function_logs_go_to_stderr_never_stdout(tmp_path, monkeypatch, capfd):
-    """`caredesk ... --json` owns stdout: a handler's Powertools log lines (and the empty-metrics
-    warning) must not land in front of the JSON document."""
+    """`caredesk ... --json` owns stdout: a handler's Powertools log lines and metric (EMF) lines
+    must not land in front of the JSON document."""
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", f"svc-{tmp_path.name}")
-    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "true")
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
     runtime = InProcessLambdaRuntime()
     runtime.register(_function(tmp_path, "logs", POWERTOOLS_HANDLER))
     payload, errored, _ = runtime.invoke("fn-logs", {})
     assert not errored and json.loads(payload) == {"ok": True}
     out, err = capfd.readouterr()
     assert out == ""
-    assert "log-line-marker" in err
+    assert "log-line-marker" in err and "MetricLineMarker" in err

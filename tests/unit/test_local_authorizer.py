@@ -21,7 +21,8 @@ def test_the_secured_routes_and_the_function_come_from_the_template():
     authorizer = LocalAuthorizer.from_stack(SimpleNamespace(template=template, client=lambda service: None))
     assert authorizer._function == "caredesk-AuthorizerFunction"
     assert authorizer._stage == "dev"
-    for method, path in (("POST", "/ask"), ("GET", "/passage"), ("POST", "/upload-url")):
+    for method, path in (("POST", "/ask"), ("GET", "/passage"), ("POST", "/upload-url"), ("GET", "/handovers"),
+                         ("GET", "/handovers/{handover_id}"), ("POST", "/handovers/{handover_id}/close")):
         assert authorizer.is_secured(method, path)
     for method, path in (("GET", "/health"), ("GET", "/governance"), ("GET", "/"), ("GET", "/ask")):
         assert not authorizer.is_secured(method, path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import json
 import logging
 import shutil
@@ -35,6 +36,10 @@ EVAL_PG_PORT = 15446
 EVAL_MOTO_PORT = 15056
 EVAL_API_PORT = 3310
 EVAL_DATA_DIR = REPO_ROOT / ".cache" / "pgdata-eval"
+
+
+class EvaluationStackBusyError(Exception):
+    """Another process on this machine runs the evaluation's embedded stack."""
 RUN_PATH = REPO_ROOT / ".cache" / "eval" / "last_run.json"
 
 
@@ -55,6 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--baseline", type=Path, default=BASELINE_PATH)
     parser.add_argument("--out-dir", type=Path, default=REPORTS_DIR)
     parser.add_argument("--json", action="store_true", help="print the gated metrics and failures as JSON")
+    parser.add_argument("--dsn", help="localstack / aws: the Postgres to read index details and run the ablation "
+                                      "on (aws: through a tunnel; without it the ablation is skipped)")
+    from caredesk_local import targets
+
+    targets.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,13 +73,15 @@ def run(args: argparse.Namespace) -> int:
         print("caredesk eval: --update-baseline records the full golden set only (drop --cases)", file=sys.stderr)
         return 2
     cases = load_cases(args.cases)
-    with _stack(args.embedded) as (pipeline, dsn, model_dir):
-        evaluation = evaluate(
-            cases, pipeline, dsn=dsn, model_dir=model_dir, workers=args.workers, ablation=not args.no_ablation
-        )
+    with _stack(args) as (pipeline, dsn, model_dir):
+        ablation = not args.no_ablation and dsn is not None
+        if not args.no_ablation and dsn is None:
+            print("caredesk eval: no database reachable on this target (--dsn): ablation skipped", file=sys.stderr)
+        evaluation = evaluate(cases, pipeline, dsn=dsn, model_dir=model_dir, workers=args.workers, ablation=ablation)
     command = (
         "caredesk eval"
         + (" --embedded" if args.embedded else "")
+        + (f" --target {args.target}" if args.target != "local" else "")
         + (" --update-baseline" if args.update_baseline else "")
     )
     return finish(evaluation, args, command=command)
@@ -111,13 +123,22 @@ def finish(evaluation: Evaluation, args: argparse.Namespace, *, command: str) ->
 
 
 @contextlib.contextmanager
-def _stack(embedded: bool) -> Iterator[tuple[HttpPipeline, str, Path]]:
-    if not embedded:
-        from caredesk_local.running import find_stack
+def _stack(args: argparse.Namespace) -> Iterator[tuple[HttpPipeline, str | None, Path]]:
+    from caredesk_local import targets
 
-        stack = find_stack()
-        pipeline = HttpPipeline(stack)
-        yield pipeline, stack.info["dsn"], Path(stack.info["model_dir"])
+    if args.embedded and args.target != "local":
+        raise targets.UnsupportedTargetError("--embedded starts a stack of its own on this machine; drop --target "
+                                             f"{args.target} (or drop --embedded to evaluate the deployed stack)")
+    if not args.embedded:
+        stack = targets.resolve(args.target, stack_name=args.stack_name, region=args.region)
+        if isinstance(stack, targets.DeployedStack):
+            # The deployed API and audit table; the index details and ablation need Postgres (localstack's is
+            # on this host, an AWS deployment's only through a tunnel: --dsn) and this machine's model.
+            dsn = args.dsn or (targets.database_dsn(stack) if stack.kind == "localstack" else None)
+            stack.require("caller_token_secret")  # patient and staff cases sign in with it
+            yield HttpPipeline(stack), dsn, REPO_ROOT / ".cache" / "model"
+            return
+        yield HttpPipeline(stack), stack.info["dsn"], Path(stack.info["model_dir"])
         return
     with embedded_stack() as (stack, running):
         yield HttpPipeline(running), stack.dsn, stack.config.model_dir
@@ -132,6 +153,24 @@ def embedded_stack(
     api_port: int = EVAL_API_PORT,
 ) -> Iterator[tuple[Any, Any]]:
     """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""
+    # One evaluation stack per machine: it owns fixed ports and wipes its data dir, so a second run
+    # would destroy the first one's database mid-run. The lock dies with the process that holds it.
+    lock_path = data_dir.with_name(data_dir.name + ".lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise EvaluationStackBusyError(
+                f"another `caredesk eval --embedded` is running on this machine (it holds {lock_path}); "
+                "wait for it to finish"
+            ) from None
+        with _fresh_embedded_stack(data_dir, pg_port, moto_port, api_port) as pair:
+            yield pair
+
+
+@contextlib.contextmanager
+def _fresh_embedded_stack(data_dir: Path, pg_port: int, moto_port: int, api_port: int) -> Iterator[tuple[Any, Any]]:
     from caredesk_local.api import serving
     from caredesk_local.sample_kb import prepare_sample_kb
     from caredesk_local.stack import WITHOUT_ANSWER_CACHE, EmbeddedStack, StackConfig

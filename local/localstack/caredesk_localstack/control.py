@@ -39,8 +39,12 @@ DOCKER_CONTAINER = "caredesk-localstack"
 READY_DEADLINE_S = 180.0
 STOP_DEADLINE_S = 30.0
 POLL_S = 0.25
-# Only the services the template uses are served (less start-up work on 2 cores).
-SERVICES = "cloudformation,iam,sts,s3,lambda,dynamodb,stepfunctions,apigateway,sns,sqs,logs,secretsmanager,ssm,events,cloudwatch,kms"
+# Only the services the template uses are served (less start-up work on 2 cores). ec2 is used only by the
+# CreateDatabase=true resources (`make localstack-probe-create-database`); services load on first use.
+SERVICES = (
+    "cloudformation,iam,sts,s3,lambda,dynamodb,stepfunctions,apigateway,sns,sqs,logs,secretsmanager,ssm,events,"
+    "cloudwatch,kms,ec2"
+)
 
 
 class LocalStackControlError(CareDeskError):

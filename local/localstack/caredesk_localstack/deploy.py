@@ -70,10 +70,13 @@ def migrate(dsn: str) -> list[str]:
         return apply_migrations(conn, REPO_ROOT / "sql")
 
 
+def sam_environment() -> dict[str, str]:
+    return {**os.environ, **CREDENTIALS, "SAM_CLI_TELEMETRY": "0", "AWS_ENDPOINT_URL": ENDPOINT,
+            "DISABLE_DEPRECATION_NOTICE": "1"}
+
+
 def sam(*args: str) -> None:
-    environment = {**os.environ, **CREDENTIALS, "SAM_CLI_TELEMETRY": "0", "AWS_ENDPOINT_URL": ENDPOINT,
-                   "DISABLE_DEPRECATION_NOTICE": "1"}
-    subprocess.run([str(SAM_VENV_BIN / args[0]), *args[1:]], cwd=REPO_ROOT, env=environment, check=True)
+    subprocess.run([str(SAM_VENV_BIN / args[0]), *args[1:]], cwd=REPO_ROOT, env=sam_environment(), check=True)
 
 
 def wait_for_stack(stack_name: str) -> dict[str, Any]:

@@ -24,9 +24,18 @@ from caredesk.errors import (
     InvalidCallerTokenError,
     InvalidRequestError,
     RequestTooLargeError,
+    StaffOnlyError,
     UnknownTierError,
 )
 from caredesk.governance import embedding_model, glossary_posture, posture, retrieval_floor
+from caredesk.handovers import (
+    CloseRequest,
+    HandoverAlreadyClosedError,
+    HandoverDesk,
+    HandoverNotFoundError,
+    StaffAction,
+    check_handover_id,
+)
 from caredesk.json_body import parse_json_body
 from caredesk.passages import check_chunk_id, fetch_passage
 from caredesk.tiers import Tier
@@ -37,6 +46,8 @@ MAX_BODY_BYTES = 64 * 1024
 DATABASE_UNAVAILABLE = "the database is unavailable; please try again shortly"
 
 Response = tuple[int, dict[str, Any]]
+# The staff's handover desk, built (or handed out) only once the caller is known to be staff.
+DeskFactory = Callable[[], HandoverDesk]
 # A new connection for one request, closed (or handed back) when the block ends.
 ConnectionOpener = Callable[[], AbstractContextManager[Any]]
 
@@ -45,10 +56,13 @@ ConnectionOpener = Callable[[], AbstractContextManager[Any]]
 ERROR_REPLIES: tuple[tuple[type[CareDeskError], HTTPStatus, Callable[[CareDeskError], str]], ...] = (
     (InvalidCallerTokenError, HTTPStatus.UNAUTHORIZED, lambda error: "Unauthorized"),
     (UploadForbiddenError, HTTPStatus.FORBIDDEN, str),
+    (StaffOnlyError, HTTPStatus.FORBIDDEN, str),
     (UnknownTierError, HTTPStatus.FORBIDDEN, lambda error: "unknown caller tier"),
     (RequestTooLargeError, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, str),
     (InvalidUploadError, HTTPStatus.BAD_REQUEST, lambda error: f"Invalid request body: {error}"),
     (InvalidRequestError, HTTPStatus.BAD_REQUEST, str),
+    (HandoverNotFoundError, HTTPStatus.NOT_FOUND, lambda error: "no such handover"),
+    (HandoverAlreadyClosedError, HTTPStatus.CONFLICT, lambda error: "the handover is already closed"),
     (DatabaseUnavailableError, HTTPStatus.SERVICE_UNAVAILABLE, lambda error: DATABASE_UNAVAILABLE),
 )
 
@@ -111,6 +125,50 @@ def passage(chunk_id: str | None, *, tier_name: str | None, open_connection: Con
     return HTTPStatus.OK, found
 
 
+# -- staff's handover work list (caredesk.handovers has the rules; `caredesk handovers` the same desk) --
+def require_staff_caller(tier_name: str | None) -> None:
+    """Only a staff caller works through handovers: checked before the id, the body or any table."""
+    if caller_tier(tier_name) is not Tier.STAFF:
+        raise StaffOnlyError("only staff may work through handovers")
+
+
+@mapped_errors
+def handovers_list(*, tier_name: str | None, desk: DeskFactory) -> Response:
+    """Open handovers, oldest first (the work queue drained into the table first, as the CLI does)."""
+    require_staff_caller(tier_name)
+    return HTTPStatus.OK, {"handovers": desk().list_open()}
+
+
+@mapped_errors
+def handover_show(handover_id: str | None, *, reveal_contact: str | None, tier_name: str | None, staff: str,
+                  desk: DeskFactory) -> Response:
+    """One handover with its masked conversation, audited as `shown`; the contact number in clear only
+    with `reveal_contact=true` (decrypted under the handover key, whose policy admits staff only)."""
+    require_staff_caller(tier_name)
+    handover_id = check_handover_id(handover_id)
+    reveal = _flag("reveal_contact", reveal_contact)
+    return HTTPStatus.OK, desk().show(handover_id, StaffAction(staff), reveal_contact=reveal)
+
+
+@mapped_errors
+def handover_close(handover_id: str | None, raw_body: bytes | str | None, *, tier_name: str | None, staff: str,
+                   desk: DeskFactory) -> Response:
+    """Close an open handover with an optional note (JSON `{"note": ...}`), audited as `closed`."""
+    require_staff_caller(tier_name)
+    handover_id = check_handover_id(handover_id)
+    # No body (or only whitespace) is a close without a note; anything else must be the JSON object.
+    request = CloseRequest.from_body(json_body(raw_body) if raw_body and raw_body.strip() else None)
+    return HTTPStatus.OK, desk().close(handover_id, StaffAction(staff, note=request.note))
+
+
+def _flag(name: str, value: str | None) -> bool:
+    if value in (None, "", "false"):
+        return False
+    if value == "true":
+        return True
+    raise InvalidRequestError(f"Invalid query: {name} is true or false")
+
+
 def governance(template: Mapping[str, Any], *, open_connection: ConnectionOpener, model_dir: Path) -> Response:
     """The posture in force. With the database unreachable it is a 503 that still carries the parts
     read from the template and the model (the floor and glossary say `unavailable`)."""
@@ -162,6 +220,16 @@ def proxy_body(event: Mapping[str, Any]) -> str | bytes | None:
 
 def proxy_query(event: Mapping[str, Any], name: str) -> str | None:
     return (event.get("queryStringParameters") or {}).get(name)
+
+
+def proxy_path(event: Mapping[str, Any], name: str) -> str | None:
+    return (event.get("pathParameters") or {}).get(name)
+
+
+def proxy_principal(event: Mapping[str, Any]) -> str:
+    """Who is acting, for an audit item: the principal the authorizer named (the token's subject)."""
+    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
+    return str(authorizer.get("principalId") or "unknown")
 
 
 def proxy_response(status: int, payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -61,6 +61,10 @@ class GlossaryFormatError(CareDeskError):
     """An uploaded glossary.csv has malformed rows; the message lists each by line (nothing is stored)."""
 
 
+class StaffOnlyError(CareDeskError):
+    """A route only staff callers may use was called by another tier (maps to 403)."""
+
+
 class RequestTooLargeError(InvalidRequestError):
     """A request body is over the API's size limit (maps to 413)."""
 

@@ -17,6 +17,7 @@ promising a call.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,10 +26,11 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Attr
 from botocore.exceptions import ClientError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.contracts import Caller, HandoverMessage, QueryState, Turn
-from caredesk.errors import CareDeskError
+from caredesk.errors import CareDeskError, InvalidRequestError
 from caredesk.guard.pii import mask_at_rest
 from caredesk.sealing import KmsSealer
 from caredesk.tiers import Tier
@@ -39,6 +41,9 @@ EMERGENCY = "If this is urgent, call the clinic now; in an emergency call 112."
 CONVERSATION_TURNS = 6
 # How many receive calls one `sync` makes at most (10 messages each): bounded, never a polling loop.
 SYNC_BATCHES = 20
+HANDOVER_ID_PATTERN = re.compile(r"HO-[0-9A-F]{8}")
+# A closing note is a line for the next colleague, not a record: bounded, and masked before it is kept.
+MAX_NOTE_CHARS = 500
 
 
 class HandoverNotFoundError(CareDeskError):
@@ -47,6 +52,18 @@ class HandoverNotFoundError(CareDeskError):
 
 class HandoverAlreadyClosedError(CareDeskError):
     """The handover was closed before (by whom and when is in the audit trail)."""
+
+
+class InvalidHandoverIdError(InvalidRequestError):
+    """A handover reference that is not of the form new_handover_id makes (maps to 400)."""
+
+
+def check_handover_id(handover_id: str | None) -> str:
+    """The id when it has the shape new_handover_id gives; InvalidHandoverIdError otherwise (the
+    message never echoes the value)."""
+    if not isinstance(handover_id, str) or not HANDOVER_ID_PATTERN.fullmatch(handover_id):
+        raise InvalidHandoverIdError("a handover id is HO- and 8 hex digits (0-9, A-F)")
+    return handover_id
 
 
 def new_handover_id() -> str:
@@ -166,6 +183,25 @@ class StaffAction:
     note: str = ""
 
 
+class CloseRequest(BaseModel):
+    """The body of POST /handovers/{handover_id}/close: an optional note, nothing else."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    note: str = Field(default="", max_length=MAX_NOTE_CHARS)
+
+    @classmethod
+    def from_body(cls, body: Any) -> CloseRequest:
+        """The request from a parsed JSON body (None: no body); InvalidRequestError naming the field
+        and the rule, never the value."""
+        try:
+            return cls.model_validate({} if body is None else body)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "body"
+            raise InvalidRequestError(f"Invalid request body: {where}: {first['type']}") from None
+
+
 class HandoverDesk:
     """Staff's view: the work queue drained into the HandoversTable, shown and closed there."""
 
@@ -266,7 +302,8 @@ class HandoverDesk:
 
     def _record(self, item: dict[str, Any], change: str, action: StaffAction, **details: Any) -> None:
         # Each staff action is its own audit trace (several can follow one request), filed under the
-        # handover's session so `caredesk audit session` shows the whole story.
+        # handover's session so `caredesk audit session` shows the whole story. A note is free text a
+        # person typed (perhaps a name or number): stored in its at-rest masked form like any question.
         self._audit.record(
             AuditEvent(
                 trace_id=f"{item['handover_id']}-{change}-{secrets.token_hex(4)}",
@@ -276,7 +313,8 @@ class HandoverDesk:
                 session_id=item.get("session_id"),
                 tier=item.get("tier"),
                 details={"handover_id": item["handover_id"], "request_trace_id": item.get("trace_id"),
-                         "staff": action.staff, "note": action.note or None, **details},
+                         "staff": action.staff, "note": mask_at_rest(action.note).masked if action.note else None,
+                         **details},
             )
         )
 

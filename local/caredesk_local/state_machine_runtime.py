@@ -1,0 +1,149 @@
+"""Runs moto's ASL interpreter at the cost of the work it orchestrates, and announces each execution's end.
+
+moto's Step Functions (`execute_state_machine`) interprets every execution on its own thread. Per
+execution it did three things that cost more than the orchestration itself (bench/ask_bench.py
+profiles them; docs/benchmarks.md has the numbers):
+
+- it parsed the definition again (ANTLR, ~40 ms on 2 cores): here each definition is parsed once and
+  every execution gets a deep copy of the parsed program (~3 ms), so no two executions share
+  interpreter state, as before;
+- it created a boto3 client for every Task state (milliseconds each, tens under load, and a new HTTP
+  connection): here one client per service, region and endpoint is shared by the executions, as
+  boto3 clients may be shared by threads;
+- moto has no StartSyncExecution, so a caller could only poll DescribeExecution: here the end of an
+  execution is announced (`ExecutionEnds.wait`), so the local API answers as soon as it ends.
+
+Like caredesk_local.lambda_runtime, this patches moto's internals (no supported hook);
+`check_seams()` fails loudly if a moto upgrade moves them.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import inspect
+import sys
+import threading
+from typing import Any
+
+SEAMS = (
+    ("moto.stepfunctions.parser.backend.execution_worker", "ExecutionWorker._get_evaluation_entrypoint", ("self",)),
+    ("moto.stepfunctions.parser.backend.execution", "BaseExecutionWorkerCommunication.terminated", ("self",)),
+    ("moto.stepfunctions.parser.asl.utils.boto_client", "boto_client_for",
+     ("region", "service", "state_credentials")),
+)
+CLIENT_FACTORY_MODULE = "moto.stepfunctions.parser.asl.utils.boto_client"
+# Imports the factory by name for the Lambda Task states: must be among the modules patched.
+LAMBDA_TASK_MODULE = "moto.stepfunctions.parser.asl.component.state.exec.state_task.lambda_eval_utils"
+
+
+class StateMachineSeamMovedError(RuntimeError):
+    """moto no longer has what this runtime patches: pin moto or update state_machine_runtime.py."""
+
+
+def check_seams() -> None:
+    for module_name, qualified, expected in SEAMS:
+        target: Any = importlib.import_module(module_name)
+        try:
+            for part in qualified.split("."):
+                target = getattr(target, part)
+        except AttributeError:
+            raise StateMachineSeamMovedError(
+                f"moto seam {module_name}.{qualified} is gone: pin moto (requirements-dev.txt) or update "
+                "caredesk_local/state_machine_runtime.py"
+            ) from None
+        params = tuple(inspect.signature(target).parameters)[: len(expected)]
+        if params != expected:
+            raise StateMachineSeamMovedError(
+                f"moto seam {module_name}.{qualified} changed its signature: {params} != {expected}"
+            )
+
+
+class ExecutionEnds:
+    """Executions that have ended, announced by the interpreter; `wait` returns when one has."""
+
+    def __init__(self) -> None:
+        self._ended: set[str] = set()
+        self._changed = threading.Condition()
+
+    def announce(self, execution_arn: str) -> None:
+        with self._changed:
+            self._ended.add(execution_arn)
+            self._changed.notify_all()
+
+    def wait(self, execution_arn: str, timeout_s: float) -> bool:
+        """True once the execution has ended (before or during the call), False after `timeout_s`."""
+        with self._changed:
+            ended = self._changed.wait_for(lambda: execution_arn in self._ended, timeout=timeout_s)
+            self._ended.discard(execution_arn)
+            return ended
+
+
+class StateMachineRuntime:
+    """The patches on moto's interpreter for one embedded stack (install at start, uninstall at stop)."""
+
+    def __init__(self) -> None:
+        self.ends = ExecutionEnds()
+        self._originals: list[tuple[Any, str, Any]] = []
+
+    def install(self) -> None:
+        check_seams()
+        from moto.settings import moto_server_port
+        from moto.stepfunctions.parser.backend.execution import BaseExecutionWorkerCommunication
+        from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
+
+        parse = ExecutionWorker._get_evaluation_entrypoint
+        parsed: dict[str, Any] = {}
+        parse_lock = threading.Lock()
+
+        def parsed_once(worker: Any) -> Any:
+            definition = worker._evaluation_details.state_machine_details.definition
+            with parse_lock:
+                if definition not in parsed:
+                    parsed[definition] = parse(worker)
+                program = parsed[definition]
+            return copy.deepcopy(program)  # never evaluated itself: every execution runs its own copy
+
+        terminated = BaseExecutionWorkerCommunication.terminated
+        ends = self.ends
+
+        def announced(communication: Any) -> None:
+            try:
+                terminated(communication)  # sets the status and output DescribeExecution reports
+            finally:
+                ends.announce(communication.execution.exec_arn)
+
+        factory_module = importlib.import_module(CLIENT_FACTORY_MODULE)
+        create_client = factory_module.boto_client_for
+        clients: dict[tuple[str, str, str], Any] = {}
+        client_lock = threading.Lock()
+
+        def shared_client(region: str, service: str, state_credentials: Any = None) -> Any:
+            # moto ignores the state's credentials; the endpoint follows MOTO_PORT (one stack at a time).
+            key = (region, service, str(moto_server_port()))
+            with client_lock:
+                if key not in clients:
+                    clients[key] = create_client(region=region, service=service, state_credentials=state_credentials)
+                return clients[key]
+
+        self._patch(ExecutionWorker, "_get_evaluation_entrypoint", parsed_once)
+        self._patch(BaseExecutionWorkerCommunication, "terminated", announced)
+        # The Task states' modules imported the factory by name: replace it wherever it is bound.
+        importlib.import_module(LAMBDA_TASK_MODULE)
+        binders = [m for m in list(sys.modules.values())
+                   if getattr(m, "__name__", "").startswith("moto.stepfunctions.")
+                   and getattr(m, "boto_client_for", None) is create_client]
+        if LAMBDA_TASK_MODULE not in {m.__name__ for m in binders}:
+            self.uninstall()
+            raise StateMachineSeamMovedError(f"{LAMBDA_TASK_MODULE} no longer calls boto_client_for")
+        for module in binders:
+            self._patch(module, "boto_client_for", shared_client)
+
+    def _patch(self, owner: Any, name: str, replacement: Any) -> None:
+        self._originals.append((owner, name, owner.__dict__[name]))
+        setattr(owner, name, replacement)
+
+    def uninstall(self) -> None:
+        for owner, name, original in reversed(self._originals):
+            setattr(owner, name, original)
+        self._originals.clear()
