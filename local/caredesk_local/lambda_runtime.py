@@ -5,8 +5,11 @@ notifications) goes through `moto.awslambda.models.LambdaFunction._invoke_lambda
 (no supported hook: getmoto/moto#9916); `check_seams()` fails loudly if a moto upgrade moves it.
 
 What is emulated, and how it differs from AWS:
-- one "container" per function: its handler module is imported once (module-scope clients and the
-  model load once), and invocations are serialised like one warm container;
+- a "container" is one import of the handler module (its module-scope clients and connections);
+  concurrent invocations of one function each get a container, as in Lambda: an idle one, else a new
+  one up to `max_containers` (2 by default, CAREDESK_LOCAL_CONTAINERS), else they wait; the model is
+  loaded once per process (caredesk.embedding), not per container, and Powertools' metric set is
+  process-wide, so the metric lines of concurrent containers mix;
 - the function's Timeout is enforced by waiting for the handler thread; a timed-out handler thread
   cannot be killed in-process and is left to finish in the background;
 - S3 -> Lambda is asynchronous in AWS; here it runs inside the PUT request (so `caredesk ingest`
@@ -23,17 +26,19 @@ What is emulated, and how it differs from AWS:
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import itertools
 import json
+import os
 import sys
 import threading
 import time
 import traceback
 import types
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +47,18 @@ import boto3
 
 from caredesk_local.function_logs import route_function_logs
 
+# Containers one function may run at once. Lambda scales much further, but in one process on two cores
+# more containers only add cold starts: at 8 concurrent clients, 1 / 2 / 8 containers gave 5.5 / 5.6 /
+# 4.8-5.9 requests/s over 96 asks and 6.0-6.6 / 5.2 / 3.8-4.3 over 24 (bench/ask_bench.py,
+# docs/benchmarks.md). Two keep concurrent invocations real (their own connections and clients, as in
+# Lambda) at no measured cost; CAREDESK_LOCAL_CONTAINERS overrides it.
+CONTAINERS_ENV = "CAREDESK_LOCAL_CONTAINERS"
+DEFAULT_MAX_CONTAINERS = 2
+
+
+def max_containers_from_env() -> int:
+    value = os.environ.get(CONTAINERS_ENV, "")
+    return max(1, int(value)) if value.strip() else DEFAULT_MAX_CONTAINERS
 SEAMS = (
     ("moto.awslambda.models", "LambdaFunction._invoke_lambda", ("self", "event")),
     ("moto.s3.notifications", "_invoke_awslambda", ("account_id", "event_body", "fn_arn", "region_name")),
@@ -99,31 +116,73 @@ class LocalFunction:
     memory_mb: int
     max_retries: int = 2
     dead_letter_queue_arn: str | None = None
-    _module: types.ModuleType | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    max_containers: int = field(default_factory=max_containers_from_env)
+    _containers: dict[int, types.ModuleType] = field(default_factory=dict)  # by number, #0 started first
+    _idle: list[int] = field(default_factory=list)  # containers waiting for an invocation
+    _live: int = 0  # containers started or starting, not retired
+    _numbers: Iterator[int] = field(default_factory=itertools.count)
+    _pool: threading.Condition = field(default_factory=threading.Condition)
 
     def handler_module(self) -> types.ModuleType:
-        """The imported handler module (its module-scope clients are this container's)."""
-        self.load()
-        assert self._module is not None
-        return self._module
+        """The handler module of the container the next lone invocation runs in (its module-scope
+        clients are that container's): the lowest-numbered idle one, so a test that replaces an
+        attribute here and then invokes one request at a time reaches what it replaced."""
+        with self.container() as (module, _number, _retire):
+            return module
 
     def load(self) -> Callable[[Any, Any], Any]:
-        module_file, function_name = self.handler.rsplit(".", 1)
-        if self._module is None:
-            path = self.code_dir / f"{module_file.replace('.', '/')}.py"
-            # A unique module name per function: functions/ingest/app.py and functions/review/app.py
-            # must not shadow each other.
-            unique = f"caredesk_fn_{self.name.replace('-', '_')}_{module_file}"
-            spec = importlib.util.spec_from_file_location(unique, path)
-            if spec is None or spec.loader is None:
-                raise FileNotFoundError(f"handler module {path} not found")
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[unique] = module
-            spec.loader.exec_module(module)
-            route_function_logs()  # its module-scope Logger would write to the command's stdout
-            self._module = module
-        return getattr(self._module, function_name)
+        _module_file, function_name = self.handler.rsplit(".", 1)
+        return getattr(self.handler_module(), function_name)
+
+    @contextlib.contextmanager
+    def container(self) -> Iterator[tuple[types.ModuleType, int, Callable[[], None]]]:
+        """A container for one invocation, as Lambda gives one per concurrent request: the lowest-numbered
+        idle container, else a new one (its own import, so its own module-scope clients and connections)
+        while fewer than `max_containers` live, else the first to become idle. Calling the yielded
+        `retire` keeps the container out of the pool afterwards (a handler that timed out still runs).
+        Yields (module, container number, retire)."""
+        with self._pool:
+            while not self._idle and self._live >= self.max_containers:
+                self._pool.wait()
+            if self._idle:
+                number = min(self._idle)
+                self._idle.remove(number)
+            else:
+                number = next(self._numbers)
+                self._live += 1
+        if number not in self._containers:
+            try:
+                self._containers[number] = self._import_container(number)
+            except BaseException:
+                with self._pool:
+                    self._live -= 1
+                    self._pool.notify()
+                raise
+        retired: list[bool] = []
+        try:
+            yield self._containers[number], number, lambda: retired.append(True)
+        finally:
+            with self._pool:
+                if retired:
+                    self._live -= 1
+                else:
+                    self._idle.append(number)
+                self._pool.notify()
+
+    def _import_container(self, number: int) -> types.ModuleType:
+        module_file, _function_name = self.handler.rsplit(".", 1)
+        path = self.code_dir / f"{module_file.replace('.', '/')}.py"
+        # A unique module name per function and container: functions/ingest/app.py and
+        # functions/review/app.py must not shadow each other, nor two containers of one function.
+        unique = f"caredesk_fn_{self.name.replace('-', '_')}_{module_file}" + (f"_{number}" if number else "")
+        spec = importlib.util.spec_from_file_location(unique, path)
+        if spec is None or spec.loader is None:
+            raise FileNotFoundError(f"handler module {path} not found")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[unique] = module
+        spec.loader.exec_module(module)
+        route_function_logs()  # its module-scope Logger would write to the command's stdout
+        return module
 
 
 @dataclass(frozen=True)
@@ -163,7 +222,7 @@ class InProcessLambdaRuntime:
             event = json.loads(event or "{}")
         outcome: dict[str, Any] = {}
 
-        def run() -> None:
+        def run(handler: Callable[[Any, Any], Any]) -> None:
             try:
                 hook = self.fault_hooks.get(name)
                 if hook is not None:
@@ -174,7 +233,7 @@ class InProcessLambdaRuntime:
                     invoked_function_arn=function.arn,
                     deadline_ms=int(time.time() * 1000) + function.timeout_s * 1000,
                 )
-                outcome["result"] = function.load()(event, context)
+                outcome["result"] = handler(event, context)
             except Exception as exc:  # noqa: BLE001 - reported to the caller as Lambda reports it
                 outcome["error"] = {
                     "errorType": type(exc).__name__,
@@ -182,15 +241,18 @@ class InProcessLambdaRuntime:
                     "stackTrace": traceback.format_tb(exc.__traceback__)[-3:],
                 }
 
-        with function._lock:
-            worker = threading.Thread(target=run, name=f"lambda-{name}", daemon=True)
+        with function.container() as (module, number, retire):
+            handler = getattr(module, function.handler.rsplit(".", 1)[1])
+            # The thread's name is the container's: caredesk.store.db keeps one connection per name.
+            worker = threading.Thread(target=run, args=(handler,), name=f"lambda-{name}-{number}", daemon=True)
             worker.start()
             worker.join(function.timeout_s)
-        if worker.is_alive():
-            outcome["error"] = {
-                "errorType": "Sandbox.Timedout",
-                "errorMessage": f"Task timed out after {function.timeout_s:.2f} seconds",
-            }
+            if worker.is_alive():
+                retire()
+                outcome["error"] = {
+                    "errorType": "Sandbox.Timedout",
+                    "errorMessage": f"Task timed out after {function.timeout_s:.2f} seconds",
+                }
         errored = "error" in outcome
         self.invocations.append((name, errored))
         payload = outcome["error"] if errored else outcome.get("result")

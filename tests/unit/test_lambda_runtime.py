@@ -51,6 +51,64 @@ def test_a_handler_past_its_timeout_is_reported_timed_out(tmp_path):
     assert errored and json.loads(payload)["errorType"] == "Sandbox.Timedout"
 
 
+# Each import of the module is one container, CONTAINER its identity; "meet" waits at the test's barrier.
+CONTAINER_HANDLER = """
+import sys
+import uuid
+
+CONTAINER = str(uuid.uuid4())
+
+
+def handler(event, context):
+    if event.get("meet"):
+        sys.modules["meeting_point"].wait(timeout=5)
+    return CONTAINER
+"""
+
+
+def test_concurrent_invocations_of_one_function_run_in_separate_containers(tmp_path):
+    import sys
+    import threading
+
+    runtime = InProcessLambdaRuntime()
+    function = _function(tmp_path, "pool", CONTAINER_HANDLER, timeout=10)
+    function.max_containers = 3
+    runtime.register(function)
+    meeting = threading.Barrier(3)  # three handlers must run at once to pass it
+    sys.modules["meeting_point"] = meeting
+    try:
+        containers = []
+
+        def ask() -> None:
+            containers.append(json.loads(runtime.invoke("fn-pool", {"meet": True})[0]))
+
+        callers = [threading.Thread(target=ask) for _ in range(3)]
+        for caller in callers:
+            caller.start()
+        for caller in callers:
+            caller.join(10)
+    finally:
+        del sys.modules["meeting_point"]
+    assert not meeting.broken and len(set(containers)) == 3
+    # one request at a time: the first container serves, the one handler_module() hands to tests
+    first = runtime.function("fn-pool").handler_module().CONTAINER
+    assert {json.loads(runtime.invoke("fn-pool", {})[0]) for _ in range(3)} == {first}
+
+
+def test_containers_are_capped_and_a_timed_out_one_is_not_reused(tmp_path):
+    runtime = InProcessLambdaRuntime()
+    function = _function(tmp_path, "capped", CONTAINER_HANDLER + "\nimport time\n"
+                         "def slow(event, context):\n    time.sleep(event['sleep'])\n    return CONTAINER\n", timeout=1)
+    function.max_containers = 1
+    function.handler = "app.slow"
+    runtime.register(function)
+    before = function.handler_module().CONTAINER
+    payload, errored, _ = runtime.invoke("fn-capped", {"sleep": 1.5})
+    assert errored and json.loads(payload)["errorType"] == "Sandbox.Timedout"
+    after = json.loads(runtime.invoke("fn-capped", {"sleep": 0})[0])
+    assert after != before  # the timed-out container is retired; a new one starts within the cap
+
+
 def test_context_carries_the_remaining_time(tmp_path):
     runtime = InProcessLambdaRuntime()
     runtime.register(_function(tmp_path, "ctx", "def handler(e, c):\n    return c.get_remaining_time_in_millis()\n"))

@@ -28,10 +28,10 @@ class DatabaseConfigurationError(CareDeskError):
 
 
 # One cached connection per thread name. In Lambda the handler always runs on the same thread, so this
-# is one connection per container. The local runtime runs every function in one process, each on
-# threads named after the function (caredesk_local.lambda_runtime): keyed by name, functions running at
-# the same time (Retrieve for one request, Generate for another) never share a connection and its
-# transactions, as they never do in AWS; invocations of one function are serialised, like one container.
+# is one connection per container. The local runtime runs every function in one process, each
+# invocation on a thread named after the function and its container (caredesk_local.lambda_runtime):
+# keyed by name, invocations running at the same time (two Retrieves for two requests, or Retrieve and
+# Generate) never share a connection and its transactions, as they never do in AWS.
 _cached_connections: dict[str, psycopg.Connection] = {}
 _secrets_client: Any = None
 _lock = threading.Lock()
