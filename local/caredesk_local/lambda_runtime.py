@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import inspect
 import itertools
 import json
 import os
@@ -45,6 +44,7 @@ from typing import Any
 
 import boto3
 
+from caredesk_local import moto_seams
 from caredesk_local.function_logs import route_function_logs
 
 # Containers one function may run at once. Lambda scales much further, but in one process on two cores
@@ -59,6 +59,8 @@ DEFAULT_MAX_CONTAINERS = 2
 def max_containers_from_env() -> int:
     value = os.environ.get(CONTAINERS_ENV, "")
     return max(1, int(value)) if value.strip() else DEFAULT_MAX_CONTAINERS
+
+
 SEAMS = (
     ("moto.awslambda.models", "LambdaFunction._invoke_lambda", ("self", "event")),
     ("moto.s3.notifications", "_invoke_awslambda", ("account_id", "event_body", "fn_arn", "region_name")),
@@ -73,20 +75,8 @@ class SeamMovedError(RuntimeError):
 
 
 def check_seams() -> None:
-    for module_name, qualified, expected in SEAMS:
-        module = importlib.import_module(module_name)
-        target: Any = module
-        try:
-            for part in qualified.split("."):
-                target = getattr(target, part)
-        except AttributeError:
-            raise SeamMovedError(
-                f"moto seam {module_name}.{qualified} is gone: the in-process Lambda runtime cannot run "
-                "handlers with this moto version (pinned in requirements-dev.txt)"
-            ) from None
-        params = tuple(inspect.signature(target).parameters)[: len(expected)]
-        if params != expected:
-            raise SeamMovedError(f"moto seam {module_name}.{qualified} changed its signature: {params} != {expected}")
+    moto_seams.check_seams(SEAMS, SeamMovedError, "the in-process Lambda runtime cannot run handlers with this "
+                           "moto version (pinned in requirements-dev.txt)")
 
 
 @dataclass

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import copy
 import importlib
-import inspect
 import sys
 import threading
 from typing import Any
+
+from caredesk_local import moto_seams
 
 SEAMS = (
     ("moto.stepfunctions.parser.backend.execution_worker", "ExecutionWorker._get_evaluation_entrypoint", ("self",)),
@@ -42,21 +43,8 @@ class StateMachineSeamMovedError(RuntimeError):
 
 
 def check_seams() -> None:
-    for module_name, qualified, expected in SEAMS:
-        target: Any = importlib.import_module(module_name)
-        try:
-            for part in qualified.split("."):
-                target = getattr(target, part)
-        except AttributeError:
-            raise StateMachineSeamMovedError(
-                f"moto seam {module_name}.{qualified} is gone: pin moto (requirements-dev.txt) or update "
-                "caredesk_local/state_machine_runtime.py"
-            ) from None
-        params = tuple(inspect.signature(target).parameters)[: len(expected)]
-        if params != expected:
-            raise StateMachineSeamMovedError(
-                f"moto seam {module_name}.{qualified} changed its signature: {params} != {expected}"
-            )
+    moto_seams.check_seams(SEAMS, StateMachineSeamMovedError,
+                           "pin moto (requirements-dev.txt) or update caredesk_local/state_machine_runtime.py")
 
 
 class ExecutionEnds:
