@@ -146,6 +146,12 @@ def test_indirect_warning_signs_fire(text, family):
         "my baby is teething and a bit fussy, which doctor should we see",
         "can I pay the fee and the lab charge together",
         "is the clinic open on the last day of the month",
+        "today is my last day of antibiotics, should I book a review?",
+        "how many tablets does it take to clear a urine infection",
+        "I got poison ivy on my arms, which doctor should I see",
+        "I plan to be gone for two weeks in December, can I move my appointment?",
+        "I won't be here by then, I'm travelling for work, can I reschedule?",
+        "will the rash be gone for good after the cream",
     ],
 )
 def test_indirect_warning_sign_look_alikes_do_not_fire(text):

@@ -132,13 +132,22 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
             "preparation",
             r"\b(?:stockpil\w+|hoard(?:ed|ing)?|saving up|saved up)\s+(?:[\w']+\s+){0,2}"
             r"(?:pills|tablets|medicines?|meds)\b"
-            r"|\bhow many (?:\w+\s+)?(?:pills|tablets)\s+(?:does it|would it|will it|it would|it will|it) takes?\b"
+            # the question stands alone: "how many tablets does it take to clear the infection" is dosing
+            r"|\bhow many (?:\w+\s+)?(?:pills|tablets)\s+(?:does it|would it|will it|it would|it will|it) takes?"
+            r"(?:\s+to (?:die|end it|kill|overdose|not wake)\b|\s*[?.!,;]|\s*$)"
             r"|\bnoose\b|\brope (?:is )?ready\b"
-            r"|\b(?:tonight|today) (?:is|will be) my last\b|\bmy last (?:night|day) (?:alive|on earth)\b"
+            # "today is my last day of antibiotics" is not a farewell: the sentence must end there
+            r"|\b(?:tonight|today) (?:is|will be) my last(?: night| day)?(?: alive| on earth)?\s*(?:[.!?]|$)"
+            r"|\bmy last (?:night|day) (?:alive|on earth)\b"
             r"|\bleav(?:e|ing) this world\b|\b(?:goodbye|farewell) (?:note|letter)s?\b"
-            r"|\b(?:bought|buying|got|getting)\s+(?:some\s+)?(?:rat poison|poison|pesticide|weed ?killer)\b"
-            r"|\b(?:won't|will not|wont) be (?:around|here|alive) (?:by then|much longer|for (?:much )?longer|for long|"
-            r"anymore|any more)\b|\bgone for good\b|\b(?:plan|planning|intend|intending|decided) to be gone\b",
+            r"|\b(?:bought|buying|got|getting)\s+(?:some\s+)?(?:rat poison|poison(?! ivy| oak)|pesticide|"
+            r"weed ?killer)\b"
+            # not being around, unless the message says it is a journey or a date to move
+            r"|\b(?:(?:won't|will not|wont) be (?:around|here|alive) (?:by then|much longer|for (?:much )?longer|"
+            r"for long|anymore|any more)|(?:plan|planning|intend|intending|decided) to be gone)\b"
+            r"(?![^.?!]{0,40}\b(?:travel\w*|trip|holiday|vacation|abroad|out of town|on leave|business|reschedul\w*|"
+            r"move my|appointment|for (?:a |an |the )?(?:few |couple of |one |two |three |four |several |\d+ )?"
+            r"(?:days?|weeks?|months?|weekend))\b)",
         ),
     ),
     SafetyFamily.EMERGENCY: (
