@@ -10,6 +10,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from boto3.dynamodb.conditions import Attr
 
 QUESTION = "Should I double my dose of metformin since I missed one yesterday?"
 NUMBER = "+91 98765 43210"
@@ -53,8 +54,7 @@ def test_staff_list_show_and_close_a_handover_over_http(surfaces_api, live_stack
     status, listed = _call(surfaces_api + "/handovers", headers=staff)
     assert opened not in {h["handover_id"] for h in listed["handovers"]}
 
-    audit = [i for i in live_stack.running.table("audit_table").scan()["Items"]
-             if i.get("handover_id") == opened and i["step"] == "handover"]
+    audit = [i for i in _handover_audit(live_stack.running.table("audit_table"), opened) if i["step"] == "handover"]
     assert sorted((i["outcome"], i.get("revealed_contact")) for i in audit) == [
         ("closed", None), ("opened", None), ("shown", False), ("shown", True)]
     assert NUMBER not in json.dumps(audit, default=str)
@@ -90,3 +90,15 @@ def test_bad_and_unknown_ids_and_bodies_are_a_clear_4xx(surfaces_api, live_stack
 def test_a_bad_token_is_a_401_before_the_route(surfaces_api):
     status, payload = _call(surfaces_api + "/handovers", headers={"Authorization": "Bearer forged.token.here"})
     assert status == 401 and payload["message"] == "Unauthorized"
+
+
+def _handover_audit(table, handover_id: str) -> list[dict]:
+    """Every audit item of one handover: a scan returns one page (1 MB), the suite's audit holds more."""
+    items, start = [], {}
+    for _page in range(1000):  # bounded: far more pages than a test stack's audit table fills
+        page = table.scan(FilterExpression=Attr("handover_id").eq(handover_id), **start)
+        items += page["Items"]
+        if "LastEvaluatedKey" not in page:
+            return items
+        start = {"ExclusiveStartKey": page["LastEvaluatedKey"]}
+    raise AssertionError("the audit table did not end within 1000 pages")

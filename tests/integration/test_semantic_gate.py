@@ -24,7 +24,7 @@ def embedder(monkeypatch):
     ("text", "action"),
     [
         ("honestly my children would have a better life if I wasn't in it", GuardAction.CRISIS),
-        ("I've decided tonight is my last night, I've said my goodbyes", GuardAction.CRISIS),
+        ("I have said my goodbyes and I am ready to go tonight", GuardAction.CRISIS),
         ("my wife suddenly can't speak properly and one arm went weak", GuardAction.EMERGENCY),
     ],
 )
