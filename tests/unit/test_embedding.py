@@ -17,7 +17,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 from caredesk import embedding
-from caredesk.embedding import EMBEDDING_DIM, MAX_TEXT_CHARS, Embedder, available_cpus, get_embedder
+from caredesk.embedding import EMBEDDING_DIM, MAX_TEXT_CHARS, MAX_TOKENS, Embedder, available_cpus, get_embedder
 from caredesk.errors import EmbeddingError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -89,12 +89,29 @@ def test_vector_is_bitwise_independent_of_batch_composition(model_dir: Path, emb
     texts = VARIED_TEXTS + [" ".join(rng.choices(words, k=rng.randint(1, 40))) for _ in range(12)]
     alone = Embedder(model_dir, threads=2, batch_size=1).embed(texts)
     for batch_size in (3, 64):
-        batched = Embedder(model_dir, threads=2, batch_size=batch_size)
+        # A token cap far above the default, so the 64 really share one onnxruntime call.
+        batched = Embedder(model_dir, threads=2, batch_size=batch_size, max_batch_tokens=64 * 256)
         order = list(range(len(texts)))
         rng.shuffle(order)
         assert np.array_equal(batched.embed([texts[i] for i in order]), alone[order]), f"batch_size={batch_size}"
     # a short text padded to 256 positions next to a long one
     assert np.array_equal(embedder.embed([texts[0], "word " * 400])[0], alone[0])
+
+
+def test_batches_respect_the_padded_token_cap_and_keep_input_order(model_dir: Path):
+    embedder = Embedder(model_dir, threads=1, max_batch_tokens=MAX_TOKENS)
+    texts = ["word " * 400, "a short question", "word " * 100, "another short question about parking"]
+    token_ids = embedder._tokenize(texts)
+    batches = embedder._batches(token_ids)
+    assert sorted(index for batch in batches for index in batch) == list(range(len(texts)))
+    for batch in batches:
+        assert len(batch) * max(len(token_ids[i]) for i in batch) <= MAX_TOKENS
+    assert np.array_equal(embedder.embed(texts), Embedder(model_dir, threads=1, batch_size=1).embed(texts))
+
+
+def test_token_cap_below_one_full_text_is_rejected(model_dir: Path):
+    with pytest.raises(EmbeddingError, match="max_batch_tokens"):
+        Embedder(model_dir, max_batch_tokens=MAX_TOKENS - 1)
 
 
 def test_vector_is_bitwise_independent_of_thread_count(model_dir: Path, embedder: Embedder):

@@ -8,8 +8,9 @@ tools/build_model.py, shipped in the embedding Lambda layer at /opt/model) holds
 
 Vectors are 384-d float32, mean-pooled over the attention mask, L2-normalised, exactly like
 sentence-transformers. A text's vector never depends on the other texts of its batch: batches
-are sorted by length and padded only to their longest member, and padded positions are masked
-out of attention and pooling; tests prove this bitwise (see tests/unit/test_embedding.py).
+are sorted by length, hold at most MAX_BATCH_TOKENS padded tokens and are padded only to their
+longest member, and padded positions are masked out of attention and pooling; tests prove this
+bitwise (see tests/unit/test_embedding.py).
 
 Input rules (checked before anything reaches onnxruntime, failures raise EmbeddingError):
   - every item must be a str (bytes must be decoded by the caller) and valid Unicode
@@ -43,9 +44,11 @@ MAX_TOKENS = 256
 # 256 tokens of any real text fit in far fewer characters; reading more only costs time.
 MAX_TEXT_CHARS = 32_768
 DEFAULT_BATCH_SIZE = 32
-# Cap on padded tokens per onnxruntime call: attention memory grows with batch * length^2 and
-# throughput falls for large long batches (measured: 256-token batches of 64 are slower than 16).
-MAX_BATCH_TOKENS = 4_096
+# Cap on padded tokens per onnxruntime call. Small calls keep each MatMul's activations in cache:
+# on the ingest workload (chunks ~113 tokens, answer units ~25) 512 measured 1.00-1.20x the speed
+# of 4,096 with 1 thread, 1.07x with 2, and a third less peak memory (docs/embedding.md, "Tuning").
+# A 256-token text still fits next to another one, so every padding case stays covered.
+MAX_BATCH_TOKENS = 512
 
 MODEL_DIR_ENV = "CAREDESK_MODEL_DIR"
 THREADS_ENV = "CAREDESK_EMBED_THREADS"
@@ -106,6 +109,7 @@ class Embedder:
         model_dir: Path,
         threads: int | None = None,
         batch_size: int = DEFAULT_BATCH_SIZE,
+        max_batch_tokens: int = MAX_BATCH_TOKENS,
     ) -> None:
         # Imported here so that importing caredesk.embedding (e.g. for EMBEDDING_DIM) stays cheap.
         import onnxruntime
@@ -118,6 +122,9 @@ class Embedder:
         if batch_size < 1:
             raise EmbeddingError(f"batch_size must be >= 1, got {batch_size}")
         self.batch_size = batch_size
+        if max_batch_tokens < MAX_TOKENS:
+            raise EmbeddingError(f"max_batch_tokens must be >= {MAX_TOKENS} (one full text), got {max_batch_tokens}")
+        self.max_batch_tokens = max_batch_tokens
         self._manifest = self._read_manifest()
 
         try:
@@ -205,7 +212,8 @@ class Embedder:
         for index in order:
             # Sorted longest first, so the batch's padded length is its first member's length.
             padded_length = len(token_ids[current[0]]) if current else len(token_ids[index])
-            if current and (len(current) >= self.batch_size or (len(current) + 1) * padded_length > MAX_BATCH_TOKENS):
+            too_many_tokens = (len(current) + 1) * padded_length > self.max_batch_tokens
+            if current and (len(current) >= self.batch_size or too_many_tokens):
                 batches.append(current)
                 current = []
             current.append(index)
