@@ -79,6 +79,15 @@ def check_seams() -> None:
                            "moto version (pinned in requirements-dev.txt)")
 
 
+def lambda_error(exc: Exception) -> dict[str, Any]:
+    """An exception as Lambda reports it to the caller: its type, message and the last frames."""
+    return {
+        "errorType": type(exc).__name__,
+        "errorMessage": str(exc),
+        "stackTrace": traceback.format_tb(exc.__traceback__)[-3:],
+    }
+
+
 @dataclass
 class LambdaContext:
     function_name: str
@@ -225,24 +234,23 @@ class InProcessLambdaRuntime:
                 )
                 outcome["result"] = handler(event, context)
             except Exception as exc:  # noqa: BLE001 - reported to the caller as Lambda reports it
-                outcome["error"] = {
-                    "errorType": type(exc).__name__,
-                    "errorMessage": str(exc),
-                    "stackTrace": traceback.format_tb(exc.__traceback__)[-3:],
-                }
+                outcome["error"] = lambda_error(exc)
 
-        with function.container() as (module, number, retire):
-            handler = getattr(module, function.handler.rsplit(".", 1)[1])
-            # The thread's name is the container's: caredesk.store.db keeps one connection per name.
-            worker = threading.Thread(target=run, args=(handler,), name=f"lambda-{name}-{number}", daemon=True)
-            worker.start()
-            worker.join(function.timeout_s)
-            if worker.is_alive():
-                retire()
-                outcome["error"] = {
-                    "errorType": "Sandbox.Timedout",
-                    "errorMessage": f"Task timed out after {function.timeout_s:.2f} seconds",
-                }
+        try:
+            with function.container() as (module, number, retire):
+                handler = getattr(module, function.handler.rsplit(".", 1)[1])
+                # The thread's name is the container's: caredesk.store.db keeps one connection per name.
+                worker = threading.Thread(target=run, args=(handler,), name=f"lambda-{name}-{number}", daemon=True)
+                worker.start()
+                worker.join(function.timeout_s)
+                if worker.is_alive():
+                    retire()
+                    outcome["error"] = {
+                        "errorType": "Sandbox.Timedout",
+                        "errorMessage": f"Task timed out after {function.timeout_s:.2f} seconds",
+                    }
+        except Exception as exc:  # noqa: BLE001 - a module that fails at import is an init error in Lambda
+            outcome["error"] = lambda_error(exc)
         errored = "error" in outcome
         self.invocations.append((name, errored))
         payload = outcome["error"] if errored else outcome.get("result")

@@ -44,6 +44,16 @@ def test_a_raised_error_is_reported_like_lambda_with_its_type(tmp_path):
     assert json.loads(payload)["errorType"] == "DatabaseUnavailableError"
 
 
+def test_a_module_that_fails_at_import_is_reported_as_an_error_and_retried_fresh(tmp_path):
+    runtime = InProcessLambdaRuntime()
+    runtime.register(_function(tmp_path, "init", "import os\nTABLE = os.environ['CAREDESK_MISSING_TABLE']\n"
+                                                 "def handler(e, c):\n    return TABLE\n"))
+    payload, errored, _ = runtime.invoke("fn-init", {})
+    assert errored and json.loads(payload)["errorType"] == "KeyError"
+    payload, errored, _ = runtime.invoke("fn-init", {})  # no half-started container was kept
+    assert errored and json.loads(payload)["errorType"] == "KeyError"
+
+
 def test_a_handler_past_its_timeout_is_reported_timed_out(tmp_path):
     runtime = InProcessLambdaRuntime()
     runtime.register(_function(tmp_path, "slow", "import time\ndef handler(e, c):\n    time.sleep(3)\n", timeout=1))
