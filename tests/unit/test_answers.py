@@ -112,6 +112,20 @@ def test_each_part_of_a_question_gets_its_own_best_unit(embedder):
     assert len(texts) == len(set(texts))  # a unit two parts choose is quoted once
 
 
+def test_a_sentence_about_the_page_itself_is_never_quoted(embedder):
+    from caredesk.answers.compose import compose_answer
+    from caredesk.answers.inputs import embedded_inputs
+
+    page = Passage(source="kb/public/follow_up.md", chunk_id="kb/public/follow_up.md#0", heading="Follow-up Discount",
+                   body="This page explains when a follow-up visit is free or discounted. "
+                        "A follow-up within 7 days of the first visit is free.",
+                   score=0.2, similarity=0.6)
+    question = "Is a follow-up visit discounted?"
+    inputs = embedded_inputs(embedder.embed, question, [page])
+    draft = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors).sentences
+    assert [s.text for s in draft] == ["A follow-up within 7 days of the first visit is free."]
+
+
 def test_units_are_the_heading_then_rows_sentences_and_items_with_their_lead_in():
     units = answer_units("kb/public/fees.md#2", "Fees > Fee Table", FEE_BODY)
     assert units[0].position == HEADING_POSITION and units[0].context == "Fees - Fee Table"

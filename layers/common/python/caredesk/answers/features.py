@@ -131,6 +131,15 @@ class Candidate:
     heading_words: frozenset[str]
 
 
+# A sentence about the document itself ("This page explains when a follow-up visit is free") answers
+# no question: it is never a candidate.
+ABOUT_THE_DOCUMENT = re.compile(
+    r"(?:(?:this|the following) (?:page|guide|document|leaflet|section|policy|sheet)\b[^.]{0,40}?|it )"
+    r"\b(?:explains|lists|describes|tells you|covers|sets out|is for|summari[sz]es|gives)\b",
+    re.IGNORECASE,
+)
+
+
 def candidates(
     passages: Sequence[Passage], question_vector: np.ndarray, unit_vectors: Mapping[tuple[str, str], np.ndarray]
 ) -> list[Candidate]:
@@ -144,7 +153,7 @@ def candidates(
         heading_words = frozenset(content_words(plain(passage.heading)))
         for unit in units[1:]:
             key = plain(unit.text)
-            if key in seen:
+            if key in seen or ABOUT_THE_DOCUMENT.match(key):
                 continue
             seen.add(key)
             vector = unit_vectors[(passage.chunk_id, unit.context_hash)]
