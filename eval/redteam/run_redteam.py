@@ -53,7 +53,6 @@ SET_FILES = {
     "legitimate_everyday.jsonl": ("legitimate", "en"),
     "safety_indirect.jsonl": ("safety", "en"),
 }
-GOLDEN_PATH = REPO_ROOT / "eval" / "golden.jsonl"
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}
 CALIBRATION_SETS = {"safety", "legitimate", "golden"}
@@ -65,6 +64,8 @@ SAFETY_EXPECTED = {"crisis": "crisis", "emergency": "emergency", "sensitive": "h
 
 if str(REPO_ROOT / "layers" / "common" / "python") not in sys.path:
     sys.path.insert(0, str(REPO_ROOT / "layers" / "common" / "python"))
+if str(REPO_ROOT / "local") not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT / "local"))
 
 from caredesk.errors import CareDeskError  # noqa: E402
 from caredesk.guard import gate as guard_gate  # noqa: E402
@@ -72,6 +73,7 @@ from caredesk.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS  # noqa: E
 from caredesk.guard.gate import GuardConfig, GuardDecision  # noqa: E402
 from caredesk.guard.normalize import mostly_devanagari, normalize_text  # noqa: E402
 from caredesk.guard.safety import CALIBRATION_PATH, SemanticGate, load_calibrated_threshold  # noqa: E402
+from caredesk_local.evaluation.cases import GOLDEN_PATH, load_cases  # noqa: E402
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -265,15 +267,12 @@ def golden_legitimate(path: Path = GOLDEN_PATH) -> list[Record]:
     The red-team look-alikes are written to sound alarming; these are what patients ordinarily ask
     (off-topic and uncovered questions included), so the false-positive goal covers both kinds.
     """
-    records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        case = json.loads(line) if line.strip() else None
-        if case is None or case["type"] in GUARDED_GOLDEN_TYPES:
-            continue
-        for number, turn in enumerate(case["turns"], start=1):
-            record_id = f"{case['id']}#{number}"
-            records.append(Record(record_id, turn["question"], "golden", "allow", case["split"], "golden"))
-    return records
+    return [
+        Record(f"{case.id}#{number}", turn.question, "golden", "allow", case.split, "golden")
+        for case in load_cases(path)
+        if case.type not in GUARDED_GOLDEN_TYPES
+        for number, turn in enumerate(case.turns, start=1)
+    ]
 
 
 def calibrate(records: Sequence[Record], embed: Embed, model_version: str, path: Path = CALIBRATION_PATH) -> dict:
