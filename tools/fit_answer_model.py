@@ -41,12 +41,14 @@ from caredesk.embedding import Embedder  # noqa: E402
 from caredesk.generation import ExtractiveGenerator  # noqa: E402
 from caredesk.lexicon import LEXICON_DIR_ENV  # noqa: E402
 from caredesk.quotes import plain  # noqa: E402
+from caredesk.relevance import read_with_lead_ins  # noqa: E402
 from caredesk.review import review_draft  # noqa: E402
 from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search  # noqa: E402
 from caredesk.steps.review_step import render_answer  # noqa: E402
 from caredesk.store.db import connect  # noqa: E402
 from caredesk.store.migrations import apply_migrations  # noqa: E402
-from caredesk_local.grounded_eval import caller_tier, facts_present, index_kb, load_golden, search_text  # noqa: E402
+from caredesk_local.evaluation.direct_steps import caller_tier, facts_present, load_golden, search_text  # noqa: E402
+from caredesk_local.evaluation.kb_index import index_kb  # noqa: E402
 from caredesk_local.postgres import EmbeddedPostgres, port_is_free  # noqa: E402
 
 ANSWER_TYPES = ("lookup", "paraphrase", "multi_section", "long_form", "multi_turn", "pii", "topic_switch")
@@ -128,7 +130,10 @@ def fit_relevance(items: list[dict], embedder: Embedder, unit: LogisticModel, de
     for item in items:
         if not expects_answer(item["case"]):
             continue
-        facts = [s.text for s in draft(item, unit, decision) if any(fact_in(f, s.text) for f in item["case"]["facts"])]
+        sentences = draft(item, unit, decision)
+        readings = read_with_lead_ins(sentences)  # as the reviewer reads them: an item after its lead-in
+        facts = [reading for sentence, reading in zip(sentences, readings, strict=True)
+                 if any(fact_in(f, sentence.text) for f in item["case"]["facts"])]
         if facts:
             vectors = embedder.embed([item["query"], *facts])
             cosines.extend((vectors[1:] @ vectors[0]).tolist())
@@ -179,6 +184,8 @@ def measure(items: list[dict], embedder: Embedder, unit: LogisticModel, decision
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--report", action="store_true", help="measure the stored models; fit nothing")
+    parser.add_argument("--relevance-only", action="store_true",
+                        help="keep the stored unit and decision models; re-measure the reviewer's relevance threshold")
     args = parser.parse_args(argv)
     os.environ.setdefault(LEXICON_DIR_ENV, str(REPO_ROOT / ".cache" / "lexicon"))
     embedder = Embedder(MODEL_DIR)
@@ -194,11 +201,13 @@ def main(argv: list[str] | None = None) -> int:
                  and c["expected_outcome"] in ("answered", "abstained")]
         dev = gather(conn, embedder, [c for c in cases if c["split"] == "dev"])
         heldout = gather(conn, embedder, [c for c in cases if c["split"] == "heldout"])
-    if args.report:
-        stored = json.loads(MODEL_PATH.read_text())
+    stored = json.loads(MODEL_PATH.read_text())
+    if args.report or args.relevance_only:
         unit = LogisticModel.from_json(stored["unit"], UNIT_FEATURES)
         decision = LogisticModel.from_json(stored["decision"], DECISION_FEATURES)
         relevance = float(stored["review_relevance"]["cosine_threshold"])
+        if args.relevance_only:
+            relevance = fit_relevance(dev, embedder, unit, decision)
     else:
         unit, decision = fit(dev)
         relevance = fit_relevance(dev, embedder, unit, decision)
@@ -210,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         MODEL_PATH.write_text(json.dumps({
             "about": "Written by tools/fit_answer_model.py; features are explained in caredesk/answers/features.py "
                      "and decision.py. Fitted on the golden set's dev split only.",
-            "fitted_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            # --relevance-only keeps the date the unit and decision models were fitted
+            "fitted_at": (stored["fitted_at"] if args.relevance_only
+                          else datetime.now(UTC).isoformat(timespec="seconds")),
             "fitted_on": {"golden_split": "dev", "cases": len(dev), "answer_types": ANSWER_TYPES,
                           "abstain_types": ABSTAIN_TYPES, "chunks": chunks, "model_version": embedder.model_version,
                           "false_abstention_target": FALSE_ABSTENTION_TARGET},

@@ -11,7 +11,7 @@ from caredesk.answers.question import Kind, asked_kind, holds_kind, question_par
 from caredesk.answers.units import HEADING_POSITION, answer_units
 from caredesk.appointments import policy_question
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.relevance import relevance_failures
+from caredesk.relevance import read_with_lead_ins, relevance_failures
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
 from caredesk.steps.review_step import nearest_topic
 
@@ -68,6 +68,10 @@ def test_salient_terms_drop_stop_words_contractions_and_generic_words():
     assert salient_terms("Hi, I'm wondering: do you have parking for bicycles at the clinic?") == {"park", "bicycl"}
 
 
+def test_a_possessive_or_is_contraction_is_its_word():
+    assert salient_terms("What's my child's fee?") == {"child", "fee"}
+
+
 @pytest.mark.parametrize(
     ("question", "parts"),
     [
@@ -82,6 +86,11 @@ def test_salient_terms_drop_stop_words_contractions_and_generic_words():
         ("How much is a cardiology visit?", []),
         ("Can I bring my son and my daughter?", []),  # "and" joins nouns, not questions
         ("My results PDF won't open and I want to send it on. How do I do both?", []),  # one asking clause
+        # the sentence's opening phrase frames its second clause too
+        ("For my child's first visit to a pediatrician, how long is the slot and what does the cheapest doctor "
+         "charge?",
+         ["For my child's first visit to a pediatrician, how long is the slot",
+          "For my child's first visit to a pediatrician, what does the cheapest doctor charge?"]),
     ],
 )
 def test_a_message_that_asks_several_things_is_split_into_parts_with_its_context(question, parts):
@@ -229,6 +238,25 @@ def test_a_lead_in_alone_is_not_an_answer(embedder):
     question = "Can I bring my dog along?"
     failures = relevance_failures(question, sentences, [home], embedder.embed, 0.9)
     assert failures == {1: "not_relevant:no_question_terms", 0: "not_relevant:lead_in_alone"}
+
+
+def test_a_list_item_is_judged_relevant_as_read_after_its_lead_in(embedder):
+    """"are 70 years or older; or" alone is far from the question (cosine 0.26); after "A doctor's home
+    visit is available for patients who:" it answers it (0.60)."""
+    home = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#1", heading="Home Visits > Who",
+                   body=HOME_BODY, score=0.1, similarity=0.5)
+    item = DraftSentence(text="are 70 years or older; or", chunk_ids=[home.chunk_id])
+    lead_in = DraftSentence(text="A doctor's home visit is available for patients who:", chunk_ids=[home.chunk_id])
+    question = "My dad is 72 and can't really get out of the house. Could a physician come to him?"
+    assert relevance_failures(question, [lead_in, item], [home], embedder.embed, 0.35) == {}
+    assert relevance_failures(question, [item], [home], embedder.embed, 0.35) == {
+        0: "not_relevant:no_question_terms"}
+    assert read_with_lead_ins([lead_in, item])[1] == (
+        "A doctor's home visit is available for patients who: are 70 years or older; or")
+
+
+def test_generic_words_are_not_salient_in_any_form():
+    assert salient_terms("Is there anything or something I cannot bring?") == {"bring"}
 
 
 def test_an_appointment_question_asks_the_policy_documents_nothing():

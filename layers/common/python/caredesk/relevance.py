@@ -43,16 +43,15 @@ def relevance_failures(
         return {}
     terms = salient_terms(question)
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
-    vectors = embed([question] + [plain(sentences[i].text) for i in checked])
+    readings = read_with_lead_ins([sentences[i] for i in checked])
+    vectors = embed([question] + readings)
     cosines = vectors[1:] @ vectors[0]
     failures: dict[int, str] = {}
-    lead_ins: dict[str, str] = {}  # chunk -> the last lead-in quoted from it: an item is read with it
-    for index, cosine in zip(checked, cosines, strict=True):
+    for index, reading, cosine in zip(checked, readings, cosines, strict=True):
         sentence = sentences[index]
         if plain(sentence.text).endswith(":"):
-            lead_ins[sentence.chunk_ids[0]] = plain(sentence.text)
             continue  # a list's lead-in stands or falls with its items (below)
-        words = content_words(plain(sentence.text)) | content_words(lead_ins.get(sentence.chunk_ids[0], ""))
+        words = content_words(reading)
         for chunk_id in sentence.chunk_ids:
             words |= content_words(plain(headings[chunk_id]))
         shares_term = any(mentions(form, words) for forms in expanded.values() for form in forms)
@@ -67,6 +66,22 @@ def relevance_failures(
     if not kept_items:
         failures.update({i: "not_relevant:lead_in_alone" for i in checked if i not in failures})
     return failures
+
+
+def read_with_lead_ins(sentences: Sequence[DraftSentence]) -> list[str]:
+    """Each sentence as a reader meets it: a list item after the last lead-in ("... available for patients
+    who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing."""
+    lead_ins: dict[str, str] = {}
+    readings = []
+    for sentence in sentences:
+        text = plain(sentence.text)
+        chunk = sentence.chunk_ids[0] if sentence.chunk_ids else ""
+        if text.endswith(":"):
+            lead_ins[chunk] = text
+            readings.append(text)
+        else:
+            readings.append(f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text)
+    return readings
 
 
 def relevance_cosine_threshold() -> float:

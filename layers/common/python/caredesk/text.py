@@ -29,9 +29,14 @@ def _stem(word: str) -> str:
     return word
 
 
+_POSSESSIVE = re.compile(r"'s$")
+
+
 def content_words(text: str) -> set[str]:
-    """Lower-cased, stemmed tokens without stop words; numbers are kept (they carry facts)."""
-    return {_stem(t) for t in (m.group(0).lower() for m in _TOKEN.finditer(text)) if t not in STOPWORDS}
+    """Lower-cased, stemmed tokens without stop words; numbers are kept (they carry facts). A possessive
+    or "is" contraction is its word ("child's" -> "child", "what's" -> "what", a stop word)."""
+    tokens = (_POSSESSIVE.sub("", m.group(0).lower()) for m in _TOKEN.finditer(text))
+    return {_stem(t) for t in tokens if t not in STOPWORDS}
 
 
 def numbers_in(text: str) -> set[str]:

@@ -113,24 +113,32 @@ def question_parts(question: str) -> list[str]:
     sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
     asking = [s for s in sentences if s.endswith("?") or _ASKING_START.match(s)]
     context = " ".join(s for s in sentences if s not in asking)
-    clauses = [c.strip(" ,") for s in asking for c in _CLAUSE_JOIN.split(s) if c.strip(" ,")]
-    clauses = [c for c in clauses if salient_terms(c)]
-    if len(clauses) < 2:
+    parts: list[tuple[str, str]] = []  # (the clause's own context, the clause)
+    for sentence in asking:
+        clauses = [c.strip(" ,") for c in _CLAUSE_JOIN.split(sentence) if c.strip(" ,")]
+        # "For my child's first visit, how long is the slot and what does it cost?": the opening phrase
+        # frames every clause of its sentence, not only the first.
+        frame = _FRAME.match(clauses[0]) if len(clauses) > 1 else None
+        for index, clause in enumerate(clauses):
+            parts.append((f"{frame.group(1)}," if frame and index else "", clause))
+    parts = [(frame, clause) for frame, clause in parts if salient_terms(clause)]
+    if len(parts) < 2:
         return []
-    return [f"{context} {clause}".strip() for clause in clauses]
+    return [" ".join(filter(None, (context, frame, clause))) for frame, clause in parts]
 
 
 _ASKING_WORD = (r"(?:how|what|what's|which|when|where|who|whom|is|are|do|does|did|can|could|will|would|should|"
                 r"may|must|am|have|has)")
 _SENTENCE_END = re.compile(r"(?<=[?.!])\s+")
 _ASKING_START = re.compile(_ASKING_WORD + r"\b", re.IGNORECASE)
+_FRAME = re.compile(r"^(.{8,}?),\s*(?=" + _ASKING_WORD + r"\b)", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|or|but|plus)\s+(?=(?:also\s+)?(?:(?:at|in|on|for|by|to|from|with|after|"
                           r"before|until|till)\s+)?" + _ASKING_WORD + r"\b)", re.IGNORECASE)
 
 
 def salient_terms(question: str) -> set[str]:
     """The question's content words (stemmed; stop words, contractions and generic question words removed)."""
-    return {word for word in content_words(question) - _GENERIC if not _CONTRACTION.search(word)}
+    return {word for word in content_words(question) - _GENERIC_STEMS if not _CONTRACTION.search(word)}
 
 
 _CONTRACTION = re.compile(r"'(m|s|re|ve|d|ll|t)$|n't$")
@@ -141,5 +149,7 @@ _GENERIC = frozenset(
     {"clinic", "clinics", "hi", "hello", "thank", "thanks", "kindly", "ok", "okay", "wonder",
      "wondering", "question", "able", "possible", "someone", "anyone", "anything", "something", "way",
      "like", "doe", "go", "going", "use", "using", "say", "said", "sir", "madam", "dear", "really", "just",
-     "still", "much", "many", "long", "late", "early", "time"}
+     "still", "much", "many", "long", "late", "early", "time", "cannot"}
 )
+# content_words stems ("anything" -> "anyth"), so the generic words are compared as stems too.
+_GENERIC_STEMS = frozenset(_GENERIC | content_words(" ".join(_GENERIC)))
