@@ -1,5 +1,5 @@
-"""The `caredesk` command line (dev only): up, seed-demo, ingest, search, ask, token, audit, handovers, docs,
-calibrate, eval, bench.
+"""The `caredesk` command line (dev only): up, seed-demo, ingest, bulk-ingest, search, ask, token, audit, handovers,
+docs, calibrate, eval, bench.
 
 `up` runs the embedded stack until stopped; every other command talks to the running stack and
 says so plainly when none is running (audit, docs, calibrate, eval and token also reach a deployed
@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("--dry-run", action="store_true", help="show what each file would become; write nothing")
     ingest.add_argument("--json", action="store_true")
     ingest.set_defaults(run=_cmd_ingest)
+
+    bulk = sub.add_parser("bulk-ingest", help="ingest every object already under a bucket prefix "
+                                              "(BulkIngestStateMachine) and wait for the outcome")
+    bulk.add_argument("prefix", nargs="?", default="", help="kb/<tier>/...; with --tier, a path under kb/<tier>/")
+    bulk.add_argument("--tier")
+    bulk.add_argument("--json", action="store_true")
+    bulk.set_defaults(run=_cmd_bulk_ingest)
 
     search = sub.add_parser("search", help="ranked chunks for a text, within a tier")
     search.add_argument("text")
@@ -222,6 +229,42 @@ def _cmd_ingest(args: argparse.Namespace) -> int:
                                              f" (+{r.get('chunks_added', 0)} ={r.get('chunks_kept', 0)} "
                                              f"-{r.get('chunks_removed', 0)})") for r in listed] + [table]))
     return 0 if all(r["outcome"] != "failed" for r in results) else 1
+
+
+def _cmd_bulk_ingest(args: argparse.Namespace) -> int:
+    from caredesk_local.bulk_ingest_cli import bulk_prefix, item_counts, start_bulk_load, summarize, wait_for_execution
+
+    try:
+        prefix = bulk_prefix(args.prefix, tier=args.tier)
+    except ValueError as exc:
+        print(f"caredesk bulk-ingest: {exc}", file=sys.stderr)
+        return 2
+    stack = find_stack()
+    sfn = stack.client("stepfunctions")
+    started = time.monotonic()
+    execution_arn = start_bulk_load(stack, prefix)
+    description = wait_for_execution(sfn, execution_arn, progress=sys.stderr)
+    summary = summarize(description, item_counts(sfn, execution_arn))
+    _print(summary, args.json, lambda s: _format_bulk_ingest(s, time.monotonic() - started))
+    return 0 if summary["status"] == "SUCCEEDED" and not summary["failed"] else 1
+
+
+def _format_bulk_ingest(summary: dict[str, Any], elapsed_s: float) -> str:
+    from caredesk_local.ingest_cli import summary_table
+
+    results = summary["results"]
+    # Thousands of files: list only the failures above the table, as `caredesk ingest` does.
+    listed = results if len(results) <= INGEST_LISTED_FILES else [r for r in results if r["outcome"] == "failed"]
+    lines = [f"{r['source']}: {r['outcome']}" + (f" - {r['error']}" if r["outcome"] == "failed" else
+                                                 f" (+{r.get('chunks_added', 0)} ={r.get('chunks_kept', 0)})")
+             for r in listed]
+    if results:
+        lines.append(summary_table(results, elapsed_s))
+    lines.append(f"{summary['prefix']}: {summary['status']}, {summary['done']} of {summary['files']} files done, "
+                 f"{summary['failed']} failed, {summary['chunks_added']} chunks added, {summary['chunks_kept']} kept"
+                 + (f" - {summary['error']}" if summary.get("error") else ""))
+    lines.append(f"execution: {summary['execution_arn']}")
+    return "\n".join(lines)
 
 
 def _format_dry_run(report: list[dict[str, Any]]) -> str:

@@ -13,6 +13,8 @@ profiles them; docs/benchmarks.md has the numbers):
 - moto has no StartSyncExecution, so a caller could only poll DescribeExecution: here the end of an
   execution is announced (`ExecutionEnds.wait`), so the local API answers as soon as it ends.
 
+It also installs caredesk_local.distributed_map, which makes moto's Distributed Map behave as AWS's.
+
 Like caredesk_local.lambda_runtime, this patches moto's internals (no supported hook);
 `check_seams()` fails loudly if a moto upgrade moves them.
 """
@@ -26,6 +28,7 @@ import threading
 from typing import Any
 
 from caredesk_local import moto_seams
+from caredesk_local.distributed_map import DistributedMapPatches
 
 SEAMS = (
     ("moto.stepfunctions.parser.backend.execution_worker", "ExecutionWorker._get_evaluation_entrypoint", ("self",)),
@@ -72,6 +75,7 @@ class StateMachineRuntime:
 
     def __init__(self) -> None:
         self.ends = ExecutionEnds()
+        self.distributed_map = DistributedMapPatches()
         self._originals: list[tuple[Any, str, Any]] = []
 
     def install(self) -> None:
@@ -101,6 +105,8 @@ class StateMachineRuntime:
             finally:
                 ends.announce(communication.execution.exec_arn)
 
+        # First, so the ItemReader's module is imported and its client factory shared like the Task states'.
+        self.distributed_map.install()
         factory_module = importlib.import_module(CLIENT_FACTORY_MODULE)
         create_client = factory_module.boto_client_for
         clients: dict[tuple[str, str, str], Any] = {}
@@ -132,6 +138,7 @@ class StateMachineRuntime:
         setattr(owner, name, replacement)
 
     def uninstall(self) -> None:
+        self.distributed_map.uninstall()
         for owner, name, original in reversed(self._originals):
             setattr(owner, name, original)
         self._originals.clear()
