@@ -77,10 +77,10 @@ class PartTimers:
 
 def install_part_timers(timers: PartTimers) -> Callable[[], None]:
     """Wrap convert, chunk and index_document (and the embed callable it is given) as the ingest
-    pipeline looks them up; the handler runs in this process. Returns the undo function."""
-    import caredesk.ingest.pipeline as pipeline
+    pipeline's index_file looks them up; the handler runs in this process. Returns the undo function."""
+    import caredesk.ingest.indexing as indexing
 
-    originals = {name: getattr(pipeline, name) for name in ("convert_document", "chunk_document", "index_document")}
+    originals = {name: getattr(indexing, name) for name in ("convert_document", "chunk_document", "index_document")}
 
     def timed(part: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -94,13 +94,13 @@ def install_part_timers(timers: PartTimers) -> Callable[[], None]:
         with timers.measure("index_document"):
             return originals["index_document"](*args, **kwargs)
 
-    pipeline.convert_document = timed("convert", originals["convert_document"])
-    pipeline.chunk_document = timed("chunk", originals["chunk_document"])
-    pipeline.index_document = timed_index
+    indexing.convert_document = timed("convert", originals["convert_document"])
+    indexing.chunk_document = timed("chunk", originals["chunk_document"])
+    indexing.index_document = timed_index
 
     def undo() -> None:
         for name, function in originals.items():
-            setattr(pipeline, name, function)
+            setattr(indexing, name, function)
 
     return undo
 

@@ -60,7 +60,7 @@ def percentile(values: list[float], p: float) -> float:
 
 def build_corpus(conn, embedder, total: int, seed: int = 7) -> int:
     from caredesk.store.documents import vector_literal
-    from caredesk_local.grounded_eval import index_kb
+    from caredesk_local.evaluation.kb_index import index_kb
 
     real = index_kb(conn, embedder.embed)
     rows = conn.execute("SELECT text, body, heading, embedding::text FROM chunks ORDER BY chunk_id").fetchall()
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     from caredesk.store.migrations import apply_migrations
     from caredesk.store.search import SearchMode, search
     from caredesk.tiers import Tier
-    from caredesk_local.grounded_eval import load_golden, search_text
+    from caredesk_local.evaluation.direct_steps import load_golden, search_text
     from caredesk_local.postgres import EmbeddedPostgres
     from embedding_bench import machine_description
 

@@ -168,7 +168,8 @@ def measure_retrieval(cases: Sequence[dict], glossary: Glossary, wordnet: WordNe
     from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
     from caredesk.store.db import connect
     from caredesk.store.migrations import apply_migrations
-    from caredesk_local.grounded_eval import caller_tier, index_kb, is_hit, search_text
+    from caredesk_local.evaluation.direct_steps import caller_tier, is_hit, search_text
+    from caredesk_local.evaluation.kb_index import index_kb
     from caredesk_local.postgres import EmbeddedPostgres
 
     class WordNetGlossary(Glossary):

@@ -164,3 +164,14 @@ def sample_kb(live_stack):
 def _indexed_sources(connect, dsn: str) -> list[str]:
     with connect(dsn) as conn:
         return [row[0] for row in conn.execute("SELECT source FROM documents WHERE status = 'indexed'")]
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings() -> Iterator[None]:
+    """Each test reads the environment it set (caredesk.config reads it once per process): a test that
+    changes a variable after the first read calls `reset_settings()` itself."""
+    from caredesk.config import reset_settings
+
+    reset_settings()
+    yield
+    reset_settings()

@@ -1,8 +1,9 @@
 """Writes statemachine/query.asl.json.
 
 The state machine repeats the same Retry/Catch blocks on every Lambda task; generating the JSON
-keeps those blocks identical by construction. Run after editing; a unit test checks the committed
-file equals this script's output.
+keeps those blocks identical by construction. The fail-safe reply's words come from caredesk.replies,
+like every other reply's. Run after editing; a unit test checks the committed file equals this
+script's output.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+
+from caredesk.replies import DISCLAIMER, ERROR_ANSWER
 
 ASL_PATH = Path(__file__).resolve().parents[1] / "statemachine" / "query.asl.json"
 
@@ -20,6 +23,26 @@ TRANSIENT_LAMBDA_ERRORS = [
     "Lambda.TooManyRequestsException",
 ]
 TASK_TIMEOUT_SECONDS = 25
+
+
+def lambda_retry() -> list[dict]:
+    """The standard Retry of a lambda:invoke task: Lambda's transient errors, then a database that was briefly
+    unreachable (caredesk.errors.DatabaseUnavailableError). Shared by every state machine's Lambda tasks."""
+    return [
+        {
+            "ErrorEquals": TRANSIENT_LAMBDA_ERRORS,
+            "IntervalSeconds": 1,
+            "MaxAttempts": 3,
+            "BackoffRate": 2.0,
+            "JitterStrategy": "FULL",
+        },
+        {
+            "ErrorEquals": ["DatabaseUnavailableError"],
+            "IntervalSeconds": 1,
+            "MaxAttempts": 2,
+            "BackoffRate": 2.0,
+        },
+    ]
 
 
 def lambda_task(step: str, function_arn_var: str, next_state: str) -> dict:
@@ -35,21 +58,7 @@ def lambda_task(step: str, function_arn_var: str, next_state: str) -> dict:
         "ResultSelector": {"result.$": "$.Payload"},
         "ResultPath": f"$.{step}",
         "TimeoutSeconds": TASK_TIMEOUT_SECONDS,
-        "Retry": [
-            {
-                "ErrorEquals": TRANSIENT_LAMBDA_ERRORS,
-                "IntervalSeconds": 1,
-                "MaxAttempts": 3,
-                "BackoffRate": 2.0,
-                "JitterStrategy": "FULL",
-            },
-            {
-                "ErrorEquals": ["DatabaseUnavailableError"],
-                "IntervalSeconds": 1,
-                "MaxAttempts": 2,
-                "BackoffRate": 2.0,
-            },
-        ],
+        "Retry": lambda_retry(),
         "Catch": [{"ErrorEquals": ["States.ALL"], "ResultPath": "$.error", "Next": f"{step.title()}Failed"}],
         "Next": next_state,
     }
@@ -195,15 +204,9 @@ def build() -> dict:
                 "trace_id.$": "$.trace_id",
                 "session_id.$": "$.session_id",
                 "outcome": "error",
-                "answer": (
-                    "Sorry, something went wrong and your question could not be answered. "
-                    "Please try again, or contact the front desk."
-                ),
+                "answer": ERROR_ANSWER,
                 "citations": [],
-                "disclaimer": (
-                    "CareDesk gives general information about clinic policy. It is not medical advice. "
-                    "In an emergency call 112."
-                ),
+                "disclaimer": DISCLAIMER,
                 "review": {"verdict": "not_reviewed", "removed": []},
                 "latency_ms": 0,
                 "error.$": "$.error.Error",

@@ -1,19 +1,18 @@
 """GET /governance handler: the posture in force, derived from this stack's deployed template."""
 
-import os
 from contextlib import nullcontext
-from pathlib import Path
 
 import boto3
 from aws_lambda_powertools import Logger, Tracer
 from caredesk import api_routes
-from caredesk.governance import deployed_template
+from caredesk.cfn.parse import deployed_template
+from caredesk.config import settings
 from caredesk.store.db import connection_from_env
 
 logger = Logger()
 tracer = Tracer()
 CLOUDFORMATION = boto3.client("cloudformation")
-MODEL_DIR = Path(os.environ.get("CAREDESK_MODEL_DIR", "/opt/model"))
+MODEL_DIR = settings().model_dir
 _TEMPLATE: dict = {}
 
 
@@ -22,7 +21,7 @@ _TEMPLATE: dict = {}
 def handler(event: dict, context) -> dict:
     # The template changes only with a deployment, which also replaces this container.
     if not _TEMPLATE:
-        _TEMPLATE.update(deployed_template(CLOUDFORMATION, os.environ["CAREDESK_STACK_NAME"]))
+        _TEMPLATE.update(deployed_template(CLOUDFORMATION, settings().required("stack_name")))
     # An unreachable database is a 503 that still shows the template's posture (api_routes.governance).
     status, payload = api_routes.governance(_TEMPLATE, open_connection=lambda: nullcontext(connection_from_env()),
                                             model_dir=MODEL_DIR)

@@ -5,8 +5,6 @@ the one besides StaffRole that HandoverContactKey's policy lets decrypt a contac
 routes answer staff callers only (caredesk.api_routes).
 """
 
-import os
-
 import boto3
 from aws_lambda_powertools import Logger, Tracer
 from caredesk import api_routes
@@ -17,13 +15,14 @@ from caredesk.handovers import ContactSealer, HandoverDesk
 logger = Logger()
 tracer = Tracer()
 DYNAMODB = boto3.resource("dynamodb")
+CONFIG = settings()
 # Built here rather than in caredesk.runtime, which imports the answer cache (numpy: EmbeddingLayer).
 DESK = HandoverDesk(
     sqs=boto3.client("sqs"),
-    queue_url=os.environ["CAREDESK_HANDOVER_QUEUE_URL"],
-    table=DYNAMODB.Table(os.environ["HANDOVERS_TABLE"]),
-    sealer=ContactSealer(boto3.client("kms"), os.environ["CAREDESK_HANDOVER_KEY"]),
-    audit=AuditTrail(DYNAMODB.Table(settings().audit_table), retention_days=settings().audit_retention_days),
+    queue_url=CONFIG.required("handover_queue_url"),
+    table=DYNAMODB.Table(CONFIG.required("handovers_table")),
+    sealer=ContactSealer(boto3.client("kms"), CONFIG.required("handover_key")),
+    audit=AuditTrail(DYNAMODB.Table(CONFIG.required("audit_table")), retention_days=CONFIG.audit_retention_days),
 )
 
 # API Gateway's resource path (the template's DefinitionBody) -> the route that answers it.

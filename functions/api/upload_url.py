@@ -1,15 +1,14 @@
 """POST /upload-url handler: a presigned S3 POST under kb/<tier>/ for staff callers only."""
 
-import os
-
 import boto3
 from aws_lambda_powertools import Logger, Tracer
 from caredesk import api_routes
+from caredesk.config import settings
 
 logger = Logger()
 tracer = Tracer()
 S3 = boto3.client("s3")
-BUCKET = os.environ["CAREDESK_DOCUMENTS_BUCKET"]
+BUCKET = settings().required("documents_bucket")
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -1,7 +1,5 @@
 """API Gateway Lambda authorizer (REQUEST): a caller token -> the caller's tier and patient id."""
 
-import os
-
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.utilities import parameters
 from aws_lambda_powertools.utilities.data_classes import event_source
@@ -10,11 +8,12 @@ from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event i
     APIGatewayAuthorizerResponse,
 )
 from caredesk.authorizer import UnauthorizedError, authorizer_context, identify_caller
+from caredesk.config import settings
 from caredesk.errors import InvalidCallerTokenError
 
 logger = Logger()
 tracer = Tracer()
-SECRET_ARN = os.environ["CAREDESK_CALLER_TOKEN_SECRET_ARN"]
+SECRET_ARN = settings().required("caller_token_secret_arn")
 # A rotated key reaches every warm container within this many seconds.
 KEY_MAX_AGE_S = 300
 

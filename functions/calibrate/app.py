@@ -1,10 +1,9 @@
 """Calibrate handler: on its schedule, recalibrate the retrieval floor if the knowledge base changed."""
 
-import os
-
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from caredesk.calibration import recalibrate
+from caredesk.config import settings
 from caredesk.embedding import get_embedder
 from caredesk.store.db import connection_from_env
 from caredesk.store.search import SearchMode
@@ -14,8 +13,8 @@ tracer = Tracer()
 metrics = Metrics()
 EMBEDDER = get_embedder()
 # The same search the Retrieve step runs, so the floor is measured on the scores it will be compared with.
-K = int(os.environ.get("CAREDESK_RETRIEVE_K", "5"))
-MODE = SearchMode(os.environ.get("CAREDESK_SEARCH_MODE", "hybrid"))
+K = settings().retrieve_k
+MODE = SearchMode(settings().search_mode)
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -1,14 +1,14 @@
-"""Ingest handler: S3 ObjectCreated / ObjectRemoved under kb/<tier>/ -> the searchable index."""
-
-import os
+"""Ingest handler: S3 ObjectCreated / ObjectRemoved under kb/<tier>/ -> the searchable index; also one object
+of a bulk load (BulkIngestStateMachine invokes it with {bucket, key, size}: caredesk.ingest.bulk_items)."""
 
 import boto3
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from caredesk.config import settings
 from caredesk.embedding import get_embedder
+from caredesk.ingest.bulk_items import ingest_records
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
-from caredesk.ingest.pipeline import DEFAULT_MAX_BYTES, IngestPipeline, ObjectOutcome
-from caredesk.ingest.s3_events import parse_notification
+from caredesk.ingest.pipeline import IngestPipeline, ObjectOutcome
 from caredesk.runtime import audit_trail
 from caredesk.store.db import connection_from_env
 
@@ -18,19 +18,19 @@ metrics = Metrics()
 S3 = boto3.client("s3")
 AUDIT = audit_trail()
 EMBEDDER = get_embedder()
-MAX_BYTES = int(os.environ.get("CAREDESK_MAX_DOCUMENT_BYTES", DEFAULT_MAX_BYTES))
-TARGET_WORDS = int(os.environ.get("CAREDESK_CHUNK_TARGET_WORDS", DEFAULT_TARGET_WORDS))
+MAX_BYTES = settings().max_document_bytes
+TARGET_WORDS = settings().chunk_target_words or DEFAULT_TARGET_WORDS
 
 
 @logger.inject_lambda_context(log_event=False)
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def handler(event: dict, context) -> dict:
-    notification = parse_notification(event)
+    records = ingest_records(event)
     # Each object's log lines carry its ingest trace id (the audit item's), as Powertools' correlation id.
     pipeline = IngestPipeline(s3=S3, conn=connection_from_env(), embed=EMBEDDER.embed, audit=AUDIT, max_bytes=MAX_BYTES,
                               target_words=TARGET_WORDS, correlate=logger.set_correlation_id, report=_report)
-    outcomes = pipeline.handle(notification.records)
+    outcomes = pipeline.handle(records)
     return {"objects": [o.__dict__ for o in outcomes]}
 
 

@@ -7,11 +7,11 @@ with the reason when a migration cannot be applied. Delete never touches the sch
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.utilities.parser import parse
+from caredesk.config import settings
 from caredesk.custom_resource import CustomResourceRequest, CustomResourceResponse, send_response
 from caredesk.errors import CareDeskError
 from caredesk.store.db import connect, dsn_from_env
@@ -19,7 +19,7 @@ from caredesk.store.migrations import apply_migrations, check_migrations_digest,
 
 logger = Logger()
 tracer = Tracer()
-SQL_DIR = Path(os.environ.get("CAREDESK_SQL_DIR") or Path(__file__).resolve().parent / "sql")
+SQL_DIR = settings().sql_dir or Path(__file__).resolve().parent / "sql"
 PHYSICAL_ID = "caredesk-schema-migrations"
 # Kept free before the function's deadline to answer CloudFormation: a statement still running then is
 # cancelled (statement_timeout), so the stack gets a FAILED with the reason instead of waiting an hour.

@@ -4,6 +4,7 @@ from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
+from caredesk.guard.gate import GuardConfig
 from caredesk.observability import STEP_TRACE_ID, step_metrics
 from caredesk.runtime import audit_trail, contact_sealer, session_memory
 from caredesk.steps.guard_step import run_guard
@@ -15,6 +16,8 @@ AUDIT = audit_trail()
 MEMORY = session_memory()
 SEALER = contact_sealer()
 EMBEDDER = get_embedder()
+# The budgets and semantic threshold in force, as GET /governance reports them; read once per container.
+GUARD_CONFIG = GuardConfig.from_env()
 
 
 @logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)
@@ -23,7 +26,8 @@ EMBEDDER = get_embedder()
 @step_metrics(metrics, "guard")
 def handler(event: dict, context) -> dict:
     step_event = parse_step_event(event)
-    result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBEDDER.embed, sealer=SEALER)
+    result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBEDDER.embed, sealer=SEALER,
+                       config=GUARD_CONFIG)
     metrics.add_metric(name=f"Guard_{result.action}", unit=MetricUnit.Count, value=1)
     logger.info("guard decided", action=result.action, rule=result.rule, flags=result.flags)
     return result.model_dump(mode="json")

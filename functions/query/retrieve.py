@@ -1,11 +1,10 @@
 """Retrieve step handler: hybrid search within the caller's tiers, then the confidence floor in force."""
 
-import os
-
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from caredesk.answer_cache import knowledge_version, serve_from_cache
 from caredesk.calibration import floor_in_force, kb_version
+from caredesk.config import settings
 from caredesk.contracts import parse_step_event
 from caredesk.embedding import get_embedder
 from caredesk.observability import STEP_TRACE_ID, step_metrics
@@ -22,13 +21,10 @@ EMBEDDER = get_embedder()
 MEMORY = session_memory()
 # Keyed by the answering pipeline too: answers of another model or generator backend are not served.
 ANSWER_CACHE = answer_cache(EMBEDDER.model_version)
-CONFIG = RetrieveConfig(
-    k=int(os.environ.get("CAREDESK_RETRIEVE_K", "5")),
-    mode=SearchMode(os.environ.get("CAREDESK_SEARCH_MODE", "hybrid")),
-)
+CONFIG = RetrieveConfig(k=settings().retrieve_k, mode=SearchMode(settings().search_mode))
 # When no floor is stored for the current KB version, measure one inline if it takes at most this long
 # (the first question after the documents changed pays for it); else the stale floor or the safe default.
-MEASURE_WITHIN_S = float(os.environ.get("CAREDESK_INLINE_CALIBRATION_S", "8"))
+MEASURE_WITHIN_S = settings().inline_calibration_s
 
 
 @logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)

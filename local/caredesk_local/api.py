@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import re
 import threading
 import urllib.parse
@@ -37,6 +36,8 @@ from typing import Any
 import jsonschema
 from caredesk import api_routes
 from caredesk.audit import expires_at as audit_expires_at
+from caredesk.cfn.api import api_definition, request_schema
+from caredesk.config import settings
 from caredesk.errors import CareDeskError, InvalidRequestError
 from caredesk.replies import DISCLAIMER, ERROR_ANSWER
 from caredesk.store.db import connect
@@ -53,11 +54,6 @@ MAX_BODY_BYTES = api_routes.MAX_BODY_BYTES
 # The staff handover routes with their path parameter (API Gateway's /handovers/{handover_id}...).
 HANDOVER_PATH = re.compile(r"^/handovers/(?P<handover_id>[^/]+)$")
 HANDOVER_CLOSE_PATH = re.compile(r"^/handovers/(?P<handover_id>[^/]+)/close$")
-
-
-def ask_schema(template_body: dict[str, Any]) -> dict[str, Any]:
-    api = next(r for r in template_body["Resources"].values() if r["Type"] == "AWS::Serverless::Api")
-    return api["Properties"]["DefinitionBody"]["components"]["schemas"]["AskRequest"]
 
 
 STATIC_TYPES = {
@@ -99,8 +95,7 @@ class LocalServices:
 
 def openapi_document(template_body: dict[str, Any], *, server_url: str | None = None) -> dict[str, Any]:
     """The API's OpenAPI document: the template's DefinitionBody without AWS extensions or intrinsics."""
-    api = next(r for r in template_body["Resources"].values() if r["Type"] == "AWS::Serverless::Api")
-    document = _without_extensions(api["Properties"]["DefinitionBody"])
+    document = _without_extensions(api_definition(template_body))
     if server_url:
         document["servers"] = [{"url": server_url}]
     return document
@@ -117,10 +112,9 @@ def _without_extensions(value: Any) -> Any:
 def execution_input(body: dict[str, Any], *, request_id: str, tier: str, patient_id: str) -> dict[str, Any]:
     """What the template's request mapping template builds from a validated body."""
     # The fail-safe audit item's TTL: the state machine writes it itself and has no clock arithmetic.
-    retention_days = int(os.environ.get("CAREDESK_AUDIT_RETENTION_DAYS", "400"))  # the template's Globals
     return {
         "trace_id": request_id,
-        "audit_expires_at": audit_expires_at(datetime.now(UTC), retention_days),
+        "audit_expires_at": audit_expires_at(datetime.now(UTC), settings().audit_retention_days),
         "session_id": body.get("session_id") or request_id,
         "request": body,
         "caller": {"tier": tier, "patient_id": patient_id},
@@ -414,7 +408,7 @@ def serving(stack: Any, *, port: int, static_dir: Path | None = None) -> Iterato
     yields the stack as the CLI commands see it."""
     api = LocalApi(
         runner=QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"), stack.state_machines.ends),
-        schema=ask_schema(stack.template.body),
+        schema=request_schema(stack.template.body, "POST", "/ask"),
         authorizer=LocalAuthorizer.from_stack(stack),
         port=port,
         static_dir=static_dir,

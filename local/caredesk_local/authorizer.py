@@ -19,6 +19,7 @@ from http import HTTPStatus
 from typing import Any
 
 from caredesk.authorizer import UNAUTHORIZED
+from caredesk.cfn.api import lambda_authorizers, secured_routes
 
 from caredesk_local.template import ACCOUNT_ID, REGION
 
@@ -51,10 +52,7 @@ class LocalAuthorizer:
     @classmethod
     def from_stack(cls, stack: Any) -> LocalAuthorizer:
         template = stack.template
-        definition = _api_definition(template.body)
-        schemes = definition.get("components", {}).get("securitySchemes", {})
-        authorizers = {name: scheme["x-amazon-apigateway-authorizer"] for name, scheme in schemes.items()
-                       if "x-amazon-apigateway-authorizer" in scheme}
+        authorizers = lambda_authorizers(template.body)
         if len(authorizers) != 1:
             raise ValueError(f"expected one Lambda authorizer in the API's securitySchemes, not {sorted(authorizers)}")
         ((scheme_name, authorizer),) = authorizers.items()
@@ -62,12 +60,7 @@ class LocalAuthorizer:
             raise ValueError("the local API emulates REQUEST authorizers only")
         uri = template.resolve(authorizer["authorizerUri"])
         function_arn = uri.split("/functions/", 1)[1].rsplit("/invocations", 1)[0]
-        secured = frozenset(
-            SecuredRoute(method.upper(), path)
-            for path, methods in definition["paths"].items()
-            for method, operation in methods.items()
-            if any(scheme_name in requirement for requirement in operation.get("security", []))
-        )
+        secured = frozenset(SecuredRoute(method, path) for method, path in secured_routes(template.body, scheme_name))
         return cls(stack.client("lambda"), function_arn.rsplit(":", 1)[1], secured,
                    stage=template.resolve({"Ref": "StageName"}))
 
@@ -106,11 +99,6 @@ class LocalAuthorizer:
             raise AuthorizerRefusal(HTTPStatus.FORBIDDEN, FORBIDDEN_MESSAGE)
         context = {key: str(value) for key, value in (payload.get("context") or {}).items()}
         return {**context, "principalId": str(payload.get("principalId", ""))}
-
-
-def _api_definition(template_body: Mapping[str, Any]) -> dict[str, Any]:
-    api = next(r for r in template_body["Resources"].values() if r["Type"] == "AWS::Serverless::Api")
-    return api["Properties"]["DefinitionBody"]
 
 
 def _allows(policy: Mapping[str, Any], method_arn: str) -> bool:

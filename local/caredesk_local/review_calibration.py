@@ -38,7 +38,8 @@ from caredesk.review import (
 )
 from caredesk.text import content_words, numbers_in
 
-from caredesk_local.grounded_eval import GOLDEN_PATH, REPO_ROOT, load_golden
+from caredesk_local.evaluation.cases import GOLDEN_PATH, REPO_ROOT
+from caredesk_local.evaluation.direct_steps import load_golden
 
 MIN_WORDS = 6
 

@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+from caredesk.cfn.triggers import s3_notifications, schedules
+from caredesk.config import reset_settings
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
 
@@ -140,6 +142,7 @@ class EmbeddedStack:
             else:
                 os.environ[key] = value
         self._saved_env.clear()
+        reset_settings()
 
     def __enter__(self) -> EmbeddedStack:
         return self.start()
@@ -184,6 +187,7 @@ class EmbeddedStack:
             "audit_table": self.name("AuditTable"),
             "sessions_table": self.name("SessionsTable"),
             "state_machine_arn": self.arn("QueryStateMachine"),
+            "bulk_ingest_state_machine_arn": self.arn("BulkIngestStateMachine"),
             "handover_topic_arn": self.arn("HandoverTopic"),
             "handover_queue": self.name("HandoverQueue"),
             "handovers_table": self.name("HandoversTable"),
@@ -255,6 +259,8 @@ class EmbeddedStack:
         for key, value in merged.items():
             self._saved_env.setdefault(key, os.environ.get(key))
             os.environ[key] = value
+        # The functions read their settings once per process (caredesk.config), as in a new Lambda container.
+        reset_settings()
 
     def _create_resources(self) -> None:
         assert self.template is not None
@@ -411,13 +417,14 @@ class EmbeddedStack:
                 dead_letter_queue_arn=template.resolve(dead_letter.get("TargetArn")) if dead_letter else None,
             )
         )
-        for event_name, event in (properties.get("Events") or {}).items():
-            if event.get("Type") != "Schedule":
-                continue  # S3 events are wired by _create_bucket, API events by the local API
-            expression = template.resolve(event["Properties"]["Schedule"])
+        # S3 events are wired by _create_bucket, API events by the local API.
+        for schedule in schedules(template.body):
+            if schedule.function != logical_id:
+                continue
+            expression = template.resolve(schedule.expression)
             period = self.config.schedule_period_s or rate_seconds(expression)
-            self.schedules.append(LocalSchedule(self.runtime, name, f"{logical_id}{event_name}", expression, period,
-                                                logical_id=logical_id))
+            self.schedules.append(LocalSchedule(self.runtime, name, f"{logical_id}{schedule.event}", expression,
+                                                period, logical_id=logical_id))
 
     def _create_bucket(self, resource: Any, role_arn: str) -> None:
         template = self.template
@@ -427,20 +434,17 @@ class EmbeddedStack:
         if resource.properties.get("VersioningConfiguration", {}).get("Status") == "Enabled":
             s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
         configurations = []
-        for function in template.resources("AWS::Serverless::Function"):
-            for event_name, event in (function.properties.get("Events") or {}).items():
-                spec = event.get("Properties", {})
-                if event.get("Type") != "S3" or spec.get("Bucket") != {"Ref": resource.logical_id}:
-                    continue
-                events = spec["Events"] if isinstance(spec["Events"], list) else [spec["Events"]]
-                configuration: dict[str, Any] = {
-                    "Id": f"{function.logical_id}{event_name}",
-                    "LambdaFunctionArn": template.get_att(function.logical_id, "Arn"),
-                    "Events": events,
-                }
-                if spec.get("Filter"):
-                    configuration["Filter"] = {"Key": {"FilterRules": spec["Filter"]["S3Key"]["Rules"]}}
-                configurations.append(configuration)
+        for notification in s3_notifications(template.body):
+            if notification.bucket != resource.logical_id or not template.created(notification.function):
+                continue
+            configuration: dict[str, Any] = {
+                "Id": f"{notification.function}{notification.event}",
+                "LambdaFunctionArn": template.get_att(notification.function, "Arn"),
+                "Events": list(notification.events),
+            }
+            if notification.filter_rules:
+                configuration["Filter"] = {"Key": {"FilterRules": list(notification.filter_rules)}}
+            configurations.append(configuration)
         if configurations:
             s3.put_bucket_notification_configuration(
                 Bucket=bucket, NotificationConfiguration={"LambdaFunctionConfigurations": configurations}

@@ -1,4 +1,4 @@
-"""Reads template.yaml and resolves what the embedded stack needs from it.
+"""Resolves what the embedded stack needs from template.yaml (read by `caredesk.cfn`).
 
 The local stack creates its resources from this reading, never from a second hand-written list.
 Intrinsics are resolved against local physical names (what CloudFormation would have generated).
@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.defaults import function_globals
+from caredesk.cfn.parse import read_template
 
 ACCOUNT_ID = "123456789012"
 REGION = "us-east-1"
@@ -24,10 +25,6 @@ NO_VALUE = type("NoValue", (), {"__repr__": lambda self: "AWS::NoValue"})()
 
 class TemplateError(Exception):
     """The template uses something the local reader cannot resolve."""
-
-
-def load_template(path: Path) -> dict[str, Any]:
-    return load_cfn_yaml(path.read_text(encoding="utf-8"))
 
 
 @dataclass
@@ -50,7 +47,7 @@ class StackTemplate:
 
     @classmethod
     def read(cls, root: Path, *, parameters: dict[str, str] | None = None, prefix: str = "caredesk") -> StackTemplate:
-        body = load_template(root / "template.yaml")
+        body = read_template(root / "template.yaml")
         declared = body.get("Parameters", {})
         # A parameter whose Default is "" (e.g. an optional e-mail) has a value: the empty one.
         values = {name: str(spec["Default"]) for name, spec in declared.items() if "Default" in spec}
@@ -107,10 +104,6 @@ class StackTemplate:
             if key == "Condition":
                 return self.conditions[arg]
         raise TemplateError(f"condition {expression!r} is not supported by the local reader")
-
-    @property
-    def globals(self) -> dict[str, Any]:
-        return self.body.get("Globals", {})
 
     # -- intrinsic functions ---------------------------------------------------------------
     def resolve(self, value: Any) -> Any:
@@ -203,7 +196,7 @@ class StackTemplate:
     # -- what the local stack needs ---------------------------------------------------------
     def function_environment(self, logical_id: str) -> dict[str, str]:
         """Globals' variables overlaid with the function's own, resolved."""
-        merged = dict(self.globals.get("Function", {}).get("Environment", {}).get("Variables", {}))
+        merged = dict(function_globals(self.body).get("Environment", {}).get("Variables", {}))
         own = self.resource(logical_id).properties.get("Environment", {}).get("Variables", {})
         merged.update(own)
         resolved = {k: self.resolve(v) for k, v in merged.items()}
@@ -212,12 +205,12 @@ class StackTemplate:
     def function_layers(self, logical_id: str) -> list[str]:
         """Logical ids of the function's layers: Globals' and then its own (SAM appends lists)."""
         own = self.resource(logical_id).properties.get("Layers", [])
-        layers = [*self.globals.get("Function", {}).get("Layers", []), *own]
+        layers = [*function_globals(self.body).get("Layers", []), *own]
         return [layer["Ref"] for layer in layers]
 
     def function_property(self, logical_id: str, name: str) -> Any:
         own = self.resource(logical_id).properties
-        value = self.resolve(own[name]) if name in own else self.resolve(self.globals.get("Function", {}).get(name))
+        value = self.resolve(own[name]) if name in own else self.resolve(function_globals(self.body).get(name))
         return None if value is NO_VALUE else value
 
     def state_machine_definition(self, logical_id: str) -> str:

@@ -11,8 +11,8 @@ import json
 
 import pytest
 import schemathesis
+from caredesk.cfn.parse import read_template
 from caredesk_local.api import openapi_document
-from caredesk_local.template import load_template
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
@@ -26,7 +26,7 @@ REQUEST_TIMEOUT_S = 60
 
 # The document is built from template.yaml at collection time (no server needed to collect); a test
 # below checks that the running API serves exactly this document.
-schema = schemathesis.openapi.from_dict(openapi_document(load_template(REPO_ROOT / "template.yaml")))
+schema = schemathesis.openapi.from_dict(openapi_document(read_template(REPO_ROOT / "template.yaml")))
 
 
 def test_the_api_serves_the_document_that_is_fuzzed(surfaces_api):

@@ -20,7 +20,7 @@ import boto3
 import pytest
 from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.caller_tokens import verify
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 from caredesk.tiers import Tier
 from caredesk_local import cli, targets
 from moto.server import ThreadedMotoServer
@@ -35,7 +35,7 @@ OUTPUTS = ("AuditTableName", "AuditorRoleArn", "CallerTokenKeyArn")
 
 def _account_template() -> str:
     """template.yaml's audit resources and outputs, as one stack moto's CloudFormation can create."""
-    template = load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))
+    template = read_template(REPO_ROOT / "template.yaml")
     resources = {name: template["Resources"][name] for name in RESOURCES}
     outputs = {name: template["Outputs"][name] for name in OUTPUTS}
     return json.dumps({"AWSTemplateFormatVersion": "2010-09-09", "Parameters": {"CallerTokenKey": {"Type": "String"}},

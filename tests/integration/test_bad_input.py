@@ -11,8 +11,9 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from caredesk.cfn.api import request_schema
 from caredesk.errors import DatabaseUnavailableError
-from caredesk_local.api import LocalApi, LocalServices, ask_schema
+from caredesk_local.api import LocalApi, LocalServices
 from caredesk_local.authorizer import LocalAuthorizer
 
 from tests.conftest import free_ports
@@ -131,8 +132,8 @@ def api_without_database(live_stack):
     unreachable = LocalServices(template_body=services.template_body, dsn=f"postgresql://caredesk@127.0.0.1:{database_port}/x",
                                 s3=services.s3, documents_bucket=services.documents_bucket,
                                 model_dir=services.model_dir)
-    api = LocalApi(runner=None, schema=ask_schema(stack.template.body), authorizer=LocalAuthorizer.from_stack(stack),
-                   services=unreachable, port=api_port).start()
+    api = LocalApi(runner=None, schema=request_schema(stack.template.body, "POST", "/ask"),
+                   authorizer=LocalAuthorizer.from_stack(stack), services=unreachable, port=api_port).start()
     try:
         yield api.url
     finally:

@@ -10,8 +10,8 @@ from caredesk.store.documents import list_documents
 
 @pytest.fixture
 def env_dsn(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv(db.DSN_ENV, postgres_dsn)
-    monkeypatch.delenv(db.SECRET_ARN_ENV, raising=False)
+    monkeypatch.setenv("CAREDESK_DB_DSN", postgres_dsn)
+    monkeypatch.delenv("CAREDESK_DB_SECRET_ARN", raising=False)
     db.reset_cached_connection()
     yield postgres_dsn
     db.reset_cached_connection()

@@ -14,8 +14,9 @@ import urllib.request
 from contextlib import redirect_stdout
 
 import pytest
-from caredesk.governance import access_map, api_routes
-from caredesk_local.template import load_template
+from caredesk.cfn.api import api_routes
+from caredesk.cfn.parse import read_template
+from caredesk.cfn.policies import access_map
 
 from tests.conftest import REPO_ROOT
 
@@ -31,7 +32,7 @@ def api_url(live_stack) -> str:
 
 @pytest.fixture(scope="module")
 def template() -> dict:
-    return load_template(REPO_ROOT / "template.yaml")
+    return read_template(REPO_ROOT / "template.yaml")
 
 
 def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict]:

@@ -18,6 +18,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from caredesk.config import reset_settings
 from caredesk.store.db import connect
 from caredesk.store.migrations import discover_migrations, migrations_digest
 from caredesk_local.lambda_runtime import LambdaContext, LocalFunction
@@ -198,6 +199,7 @@ def test_a_pgvector_older_than_the_search_needs_fails_before_migrating(migrate_m
 
 def test_an_unreachable_database_fails_with_the_reason(migrate_module, responses, monkeypatch) -> None:
     monkeypatch.setenv("CAREDESK_DB_DSN", "postgresql://caredesk@127.0.0.1:1/caredesk")
+    reset_settings()
     body = invoke(migrate_module, "migrate_create.json", responses)
 
     assert body["Status"] == "FAILED"

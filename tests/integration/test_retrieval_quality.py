@@ -14,15 +14,15 @@ import pytest
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
 from caredesk.store.search import SearchMode
-from caredesk_local.grounded_eval import (
+from caredesk_local.evaluation.direct_steps import (
     RECALL_TYPES,
     answer_case,
-    index_kb,
     load_golden,
     measure_answers,
     measure_retrieval,
     summary_rows,
 )
+from caredesk_local.evaluation.kb_index import index_kb
 
 from tests.integration.conftest import SQL_DIR
 

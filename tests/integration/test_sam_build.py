@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 
 from tests.conftest import REPO_ROOT
 
@@ -39,7 +39,7 @@ def built() -> dict:
         env={**os.environ, "SAM_CLI_TELEMETRY": "0"},
     )
     assert completed.returncode == 0, f"sam build failed:\n{completed.stdout[-3000:]}\n{completed.stderr[-3000:]}"
-    return load_cfn_yaml((BUILD_DIR / "template.yaml").read_text(encoding="utf-8"))
+    return read_template(BUILD_DIR / "template.yaml")
 
 
 def _layers(template: dict, properties: dict) -> list[str]:

@@ -122,12 +122,12 @@ def test_a_botocore_error_on_one_object_is_audited_and_the_others_are_ingested(l
 
 
 def test_a_psycopg_error_on_one_object_is_audited_and_the_others_are_ingested(live_stack, bucket, monkeypatch):
-    import caredesk.ingest.pipeline as pipeline
+    import caredesk.ingest.indexing as indexing
 
     first, second = (f"kb/public/{name}-{uuid.uuid4().hex[:6]}.md" for name in ("conflict", "fine"))
     versions = [live_stack.upload(k, _doc("Lift", {"Lift": f"The {k[-9:-3]} lift is serviced monthly."}))["VersionId"]
                 for k in (first, second)]
-    real_index = pipeline.index_document
+    real_index = indexing.index_document
 
     def conflicting(conn, **kwargs):
         if kwargs["source"] == first:
@@ -135,7 +135,7 @@ def test_a_psycopg_error_on_one_object_is_audited_and_the_others_are_ingested(li
             conn.execute("SELECT 1/0")
         return real_index(conn, **kwargs)
 
-    monkeypatch.setattr(pipeline, "index_document", conflicting)
+    monkeypatch.setattr(indexing, "index_document", conflicting)
     event = _event(live_stack, bucket, list(zip((first, second), versions, strict=True)))
     payload, errored, _ = live_stack.stack.runtime.invoke(INGEST, event)
     assert errored and first in json.loads(payload)["errorMessage"]

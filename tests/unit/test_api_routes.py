@@ -10,6 +10,7 @@ import boto3
 import psycopg
 import pytest
 from caredesk import api_routes
+from caredesk.cfn.parse import read_template
 from caredesk.errors import (
     CareDeskError,
     DatabaseUnavailableError,
@@ -20,7 +21,6 @@ from caredesk.errors import (
 )
 from caredesk.json_body import MAX_DEPTH, parse_json_body
 from caredesk.uploads import InvalidUploadError, UploadForbiddenError
-from caredesk_local.template import load_template
 
 from tests.conftest import REPO_ROOT
 
@@ -115,7 +115,7 @@ def test_passage_unknown_tier_is_a_403():
 
 
 def test_governance_is_a_503_that_still_shows_the_template_posture():
-    template = load_template(REPO_ROOT / "template.yaml")
+    template = read_template(REPO_ROOT / "template.yaml")
     status, payload = api_routes.governance(template, open_connection=_unreachable,
                                             model_dir=REPO_ROOT / ".cache" / "model")
     assert status == 503 and payload["message"] == api_routes.DATABASE_UNAVAILABLE

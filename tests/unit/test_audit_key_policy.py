@@ -3,11 +3,11 @@ and an auditor's only write is the record of a decryption."""
 
 from __future__ import annotations
 
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 
 from tests.conftest import REPO_ROOT
 
-RESOURCES = load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))["Resources"]
+RESOURCES = read_template(REPO_ROOT / "template.yaml")["Resources"]
 
 
 def _actions(statement):

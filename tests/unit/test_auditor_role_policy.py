@@ -9,12 +9,12 @@ the template declares.
 from __future__ import annotations
 
 import pytest
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 
 from tests.conftest import REPO_ROOT
 from tests.iam_policy import Request, TemplatePolicies
 
-TEMPLATE = load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))
+TEMPLATE = read_template(REPO_ROOT / "template.yaml")
 POLICIES = TemplatePolicies(TEMPLATE)
 ROLE = "AuditorRole"
 READS = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:DescribeTable")

@@ -14,8 +14,9 @@ from caredesk.errors import (
     EmptyDocumentError,
     UnsupportedFormatError,
 )
-from caredesk.ingest import convert
-from caredesk.ingest.convert import SUPPORTED_EXTENSIONS, ConvertedDocument, convert_document, humanise_stem
+from caredesk.ingest.convert import SUPPORTED_EXTENSIONS, ConvertedDocument, convert_document
+from caredesk.ingest.formats import csv as csv_format
+from caredesk.ingest.titles import humanise_stem
 from fpdf import FPDF
 
 # --------------------------------------------------------------------------- fixture builders
@@ -484,7 +485,7 @@ def test_csv_becomes_a_markdown_table_under_a_heading_from_the_filename():
 
 
 def test_csv_with_many_rows_is_split_into_headed_tables(monkeypatch):
-    monkeypatch.setattr(convert, "CSV_ROWS_PER_TABLE", 2)
+    monkeypatch.setattr(csv_format, "CSV_ROWS_PER_TABLE", 2)
     data = b"Clinic,City\nA,Pune\nB,Goa\nC,Delhi\n"
     doc = convert_document(data, "clinics.csv")
     parts = doc.markdown.split("\n\n")

@@ -9,12 +9,12 @@ import json
 from typing import Any
 
 import pytest
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 from caredesk.store.migrations import migrations_digest
 
 from tests.conftest import REPO_ROOT
 
-TEMPLATE: dict[str, Any] = load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))
+TEMPLATE: dict[str, Any] = read_template(REPO_ROOT / "template.yaml")
 RESOURCES: dict[str, Any] = TEMPLATE["Resources"]
 DB_SECRET = {"Fn::If": ["CreateDatabase", {"Fn::GetAtt": ["DatabaseCluster", "MasterUserSecret.SecretArn"]},
                         {"Ref": "DatabaseSecretArn"}]}

@@ -17,6 +17,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 from caredesk import embedding
+from caredesk.config import reset_settings
 from caredesk.embedding import EMBEDDING_DIM, MAX_TEXT_CHARS, MAX_TOKENS, Embedder, available_cpus, get_embedder
 from caredesk.errors import EmbeddingError
 
@@ -215,9 +216,11 @@ def test_threads_from_env(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("CAREDESK_EMBED_THREADS", "1")
     assert embedding.threads_from_env() == 1
     monkeypatch.delenv("CAREDESK_EMBED_THREADS")
+    reset_settings()
     assert embedding.threads_from_env() == available_cpus()
     for bad in ("zero", "0"):
         monkeypatch.setenv("CAREDESK_EMBED_THREADS", bad)
+        reset_settings()
         with pytest.raises(EmbeddingError, match="CAREDESK_EMBED_THREADS"):
             embedding.threads_from_env()
 

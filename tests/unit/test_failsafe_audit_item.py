@@ -56,3 +56,12 @@ def test_both_request_builders_give_the_state_machine_the_expiry():
     template = (REPO_ROOT / "template.yaml").read_text(encoding="utf-8")
     assert "$context.requestTimeEpoch / 1000 + ${AuditRetentionInDays} * 86400" in template
     assert '\\"audit_expires_at\\": $auditExpiresAt' in template
+
+
+def test_the_local_api_keeps_the_configured_retention(monkeypatch):
+    """Like the mapping template's ${AuditRetentionInDays}, the local API follows the deployment's retention."""
+    from caredesk_local.api import execution_input
+
+    monkeypatch.setenv("CAREDESK_AUDIT_RETENTION_DAYS", "30")
+    local = execution_input({"question": "q"}, request_id="r" * 12, tier="public", patient_id="")
+    assert abs(local["audit_expires_at"] - expires_at(datetime.now(UTC), 30)) <= 5

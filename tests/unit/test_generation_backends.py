@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage, StepEvent
-from caredesk.generation import ExtractiveGenerator, GeneratorConfigError, generator_from_env
+from caredesk.generation import ExtractiveGenerator, GeneratorConfigError, describe_generator, generator_from_env
 from caredesk.generation.base import UNKNOWN_SOURCE_PREFIX, GenerationError, build_prompt, parse_answer
 from caredesk.generation.bedrock import BedrockGenerator
 from caredesk.generation.openai_compatible import OpenAICompatibleGenerator
@@ -166,6 +166,21 @@ def test_generator_is_selected_by_environment_and_clients_are_lazy(monkeypatch):
         generator_from_env(unit_vectors, {"CAREDESK_GENERATOR": "bedrock"})
     with pytest.raises(GeneratorConfigError, match="expected one of"):
         generator_from_env(unit_vectors, {"CAREDESK_GENERATOR": "gpt"})
+
+
+def test_the_generator_describes_the_backend_configured_never_its_key_or_endpoint():
+    assert describe_generator({}) == {"backend": "extractive", "temperature": 0}
+    assert describe_generator({"CAREDESK_GENERATOR": "bedrock", "CAREDESK_BEDROCK_MODEL_ID": "m"}) == {
+        "backend": "bedrock", "model": "m", "temperature": 0, "max_tokens": 400}
+    openai = describe_generator({"CAREDESK_GENERATOR": "OpenAI", "CAREDESK_OPENAI_BASE_URL": "http://10.0.0.5/v1",
+                                 "CAREDESK_OPENAI_MODEL": "local-model", "CAREDESK_OPENAI_API_KEY": "sk-secret",
+                                 "CAREDESK_GENERATOR_MAX_TOKENS": "250"})
+    assert openai == {"backend": "openai", "model": "local-model", "temperature": 0, "max_tokens": 250}
+    misconfigured = describe_generator({"CAREDESK_GENERATOR": "bedrock"})
+    assert misconfigured["status"] == "misconfigured" and "CAREDESK_BEDROCK_MODEL_ID" in misconfigured["error"]
+    with pytest.raises(GeneratorConfigError, match="CAREDESK_GENERATOR_TIMEOUT_S"):
+        generator_from_env(unit_vectors, {"CAREDESK_GENERATOR": "openai", "CAREDESK_OPENAI_BASE_URL": "http://x/v1",
+                                          "CAREDESK_OPENAI_MODEL": "m", "CAREDESK_GENERATOR_TIMEOUT_S": "soon"})
 
 
 def step_event(tier: str, passages: list[Passage]) -> StepEvent:

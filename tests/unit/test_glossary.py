@@ -229,9 +229,11 @@ def test_the_builder_says_what_to_install(tmp_path):
 
 def test_the_shared_table_follows_the_configured_path(monkeypatch, tmp_path):
     # A process that looks before the lexicon dir is configured must not keep a "missing" table for good.
-    from caredesk.lexicon import LEXICON_DIR_ENV, shared_wordnet
+    from caredesk.config import LEXICON_DIR_ENV, reset_settings
+    from caredesk.lexicon import shared_wordnet
 
     monkeypatch.setenv(LEXICON_DIR_ENV, str(tmp_path))
     assert shared_wordnet().available is False
     monkeypatch.setenv(LEXICON_DIR_ENV, str(BUILT_TABLE.parent))
+    reset_settings()  # as the embedded stack does when it sets the environment
     assert shared_wordnet().available is True and shared_wordnet() is shared_wordnet()

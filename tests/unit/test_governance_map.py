@@ -1,19 +1,14 @@
-"""Who may touch what, derived from the template (never a hand-kept list)."""
+"""Who may touch what, derived from the template (never a hand-kept list) by caredesk.cfn."""
 
 from __future__ import annotations
 
 import pytest
-from caredesk.governance import (
-    TemplateUnavailableError,
-    access_map,
-    api_routes,
-    deployed_template,
-    guard_rule_families,
-    parse_template,
-    resource_of,
-    triggers,
-)
-from caredesk_local.template import load_template
+from caredesk.cfn.api import api_routes
+from caredesk.cfn.parse import TemplateUnavailableError, deployed_template, parse_template, read_template
+from caredesk.cfn.policies import access_map, grants_of
+from caredesk.cfn.references import resource_of
+from caredesk.cfn.triggers import triggers
+from caredesk.governance import guard_rule_families
 
 from tests.conftest import REPO_ROOT
 
@@ -23,11 +18,15 @@ READ_ONLY_DYNAMODB = {"dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:Ba
 
 @pytest.fixture(scope="module")
 def template() -> dict:
-    return load_template(REPO_ROOT / "template.yaml")
+    return read_template(REPO_ROOT / "template.yaml")
 
 
-def test_yaml_with_short_tags_parses_like_the_local_reader(template):
-    assert parse_template((REPO_ROOT / "template.yaml").read_text(encoding="utf-8")) == template
+def test_yaml_short_tags_become_intrinsic_dicts(template):
+    api = template["Resources"]["CareDeskApi"]["Properties"]
+    assert api["StageName"] == {"Ref": "StageName"}
+    uri = api["DefinitionBody"]["components"]["securitySchemes"]["CallerToken"]["x-amazon-apigateway-authorizer"]
+    assert set(uri["authorizerUri"]) == {"Fn::Sub"}
+    assert parse_template(template) == template  # an already parsed template is taken as it is
 
 
 def test_a_json_template_and_a_broken_one(template):
@@ -82,6 +81,12 @@ def test_every_function_state_machine_and_role_policy_is_in_the_map(template):
         assert len([g for g in grants if g["principal"] == logical_id]) >= len(policies)
 
 
+def test_one_principals_grants_are_its_part_of_the_map(template):
+    ingest = [grant for grant in access_map(template) if grant["principal"] == "IngestFunction"]
+    assert ingest and grants_of("IngestFunction", template) == ingest
+    assert grants_of("DocumentsBucket", template) == []  # not a principal
+
+
 def test_auditor_role_reads_the_audit_table_and_nothing_else(template):
     auditor = [g for g in access_map(template) if g["principal"] == "AuditorRole"]
     assert auditor and {g["resource"] for g in auditor} == {"AuditTable"}
@@ -95,7 +100,9 @@ def test_auditor_role_reads_the_audit_table_and_nothing_else(template):
 
 def test_only_ingest_reads_and_only_staff_uploads_write_the_documents_bucket(template):
     touching = {(g["principal"], str(g["access"])) for g in access_map(template) if g["resource"] == "DocumentsBucket"}
-    assert touching == {("IngestFunction", "read"), ("UploadUrlFunction", "['s3:PutObject']")}
+    # The bulk load lists the bucket (names and sizes); reading each document is IngestFunction's.
+    assert touching == {("IngestFunction", "read"), ("UploadUrlFunction", "['s3:PutObject']"),
+                        ("BulkIngestStateMachineRole", "['s3:ListBucket']")}
 
 
 def test_routes_and_triggers_come_from_the_template(template):

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from caredesk.guard import replies
+from caredesk import replies
 from caredesk.guard.gate import GuardAction, GuardConfig, evaluate
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import boto3
 import pytest
+from caredesk import replies
 from caredesk.contracts import Caller, Outcome, parse_step_event
-from caredesk.guard import replies
 from caredesk.sessions import SessionMemory
 from caredesk.steps.guard_step import run_guard
 from moto import mock_aws

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 from caredesk_local.stack import LOCAL_PARAMETERS, EmbeddedStack, StackConfig
 from caredesk_local.template import StackTemplate
 
 from tests.conftest import REPO_ROOT
 
-BODY = load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))
+BODY = read_template(REPO_ROOT / "template.yaml")
 RESOURCES = BODY["Resources"]
 
 

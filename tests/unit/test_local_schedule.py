@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from caredesk.governance import triggers
+from caredesk.cfn.triggers import schedules, triggers
 from caredesk_local.stack import LocalSchedule, StackError, rate_seconds, scheduled_event
 from caredesk_local.template import StackTemplate
 
@@ -28,11 +28,10 @@ def test_cron_is_reported_as_not_emulated():
 
 def test_the_calibrate_function_runs_on_a_schedule_the_stack_emulates():
     template = StackTemplate.read(REPO_ROOT, parameters={"DatabaseSecretArn": "local", "CreateDatabase": "false"})
-    events = template.resource("CalibrateFunction").properties["Events"]
-    schedules = [e["Properties"]["Schedule"] for e in events.values() if e["Type"] == "Schedule"]
-    assert schedules and all(rate_seconds(s) <= 3600 for s in schedules)
+    expressions = [s.expression for s in schedules(template.body) if s.function == "CalibrateFunction"]
+    assert expressions and all(rate_seconds(template.resolve(e)) <= 3600 for e in expressions)
     assert {"function": "CalibrateFunction", "event": "KnowledgeBaseCheck", "type": "Schedule", "source": "schedule",
-            "schedule": schedules[0], "events": []} in triggers(template.body)
+            "schedule": expressions[0], "events": []} in triggers(template.body)
 
 
 def test_scheduled_event_has_the_eventbridge_shape():

@@ -114,9 +114,9 @@ class _Context:
 
 @pytest.fixture(scope="module")
 def template() -> dict:
-    from caredesk.cfn_yaml import load_cfn_yaml
+    from caredesk.cfn.parse import read_template
 
-    return load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))
+    return read_template(REPO_ROOT / "template.yaml")
 
 
 def _alarms(template: dict) -> dict[str, dict]:

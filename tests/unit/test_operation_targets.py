@@ -10,7 +10,7 @@ from typing import Any
 
 import boto3
 import pytest
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 from caredesk_local import calibrate_cli, cli, targets
 from caredesk_local.targets import DeployedStack, TargetError
 
@@ -55,7 +55,7 @@ def test_on_localstack_the_api_is_served_under_the_endpoint():
 
 
 def test_every_output_the_commands_read_is_declared_by_the_template():
-    declared = set(load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))["Outputs"])
+    declared = set(read_template(REPO_ROOT / "template.yaml")["Outputs"])
     assert set(targets.OUTPUT_KEYS) <= declared
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from caredesk.config import reset_settings
 from caredesk.errors import CareDeskError
 from caredesk.guard.pii import (
     InvalidContactNumberError,
@@ -117,6 +118,7 @@ def test_one_number_in_different_formats_has_one_fingerprint():
 def test_fingerprint_depends_on_the_configured_key(monkeypatch):
     default = mask_pii("a@b.com").findings[0].fingerprint
     monkeypatch.setenv("CAREDESK_PII_FINGERPRINT_KEY", "another-secret")
+    reset_settings()
     assert mask_pii("a@b.com").findings[0].fingerprint != default
 
 

@@ -13,8 +13,8 @@ from moto import mock_aws
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv(db.DSN_ENV, raising=False)
-    monkeypatch.delenv(db.SECRET_ARN_ENV, raising=False)
+    monkeypatch.delenv("CAREDESK_DB_DSN", raising=False)
+    monkeypatch.delenv("CAREDESK_DB_SECRET_ARN", raising=False)
     monkeypatch.setattr(db, "_secrets_client", None)
     db.reset_cached_connection()
     yield
@@ -33,7 +33,7 @@ def test_without_configuration_the_error_says_what_to_set() -> None:
 
 
 def test_an_unreachable_server_is_a_database_unavailable_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(db.DSN_ENV, f"postgresql://caredesk:s3cret@127.0.0.1:{closed_port()}/caredesk")
+    monkeypatch.setenv("CAREDESK_DB_DSN", f"postgresql://caredesk:s3cret@127.0.0.1:{closed_port()}/caredesk")
     with pytest.raises(DatabaseUnavailableError) as raised:
         db.connection_from_env()
     assert "s3cret" not in str(raised.value)
@@ -57,7 +57,7 @@ def test_the_secret_is_read_from_secrets_manager(monkeypatch: pytest.MonkeyPatch
         arn = boto3.client("secretsmanager").create_secret(
             Name="caredesk/db", SecretString=json.dumps({"dsn": "postgresql://app@db.example/caredesk"})
         )["ARN"]
-        monkeypatch.setenv(db.SECRET_ARN_ENV, arn)
+        monkeypatch.setenv("CAREDESK_DB_SECRET_ARN", arn)
         assert db.dsn_from_env() == "postgresql://app@db.example/caredesk"
 
 
@@ -66,7 +66,7 @@ def test_a_missing_secret_is_a_database_unavailable_error(monkeypatch: pytest.Mo
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     with mock_aws():
-        monkeypatch.setenv(db.SECRET_ARN_ENV, "arn:aws:secretsmanager:us-east-1:123456789012:secret:nope")
+        monkeypatch.setenv("CAREDESK_DB_SECRET_ARN", "arn:aws:secretsmanager:us-east-1:123456789012:secret:nope")
         with pytest.raises(DatabaseUnavailableError, match="ResourceNotFoundException"):
             db.dsn_from_env()
 
@@ -76,16 +76,16 @@ def test_the_rds_managed_secret_reaches_the_proxy_named_by_the_template(monkeypa
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.delenv(db.DSN_ENV, raising=False)
+    monkeypatch.delenv("CAREDESK_DB_DSN", raising=False)
     with mock_aws():
         import boto3
 
         arn = boto3.client("secretsmanager").create_secret(
             Name="rds!cluster-1", SecretString=json.dumps({"username": "caredesk", "password": "s3cret"})
         )["ARN"]
-        monkeypatch.setenv(db.SECRET_ARN_ENV, arn)
-        monkeypatch.setenv(db.HOST_ENV, "caredesk-proxy.proxy-abc.us-east-1.rds.amazonaws.com")
-        monkeypatch.setenv(db.NAME_ENV, "caredesk")
+        monkeypatch.setenv("CAREDESK_DB_SECRET_ARN", arn)
+        monkeypatch.setenv("CAREDESK_DB_HOST", "caredesk-proxy.proxy-abc.us-east-1.rds.amazonaws.com")
+        monkeypatch.setenv("CAREDESK_DB_NAME", "caredesk")
         assert db.dsn_from_env() == (
             "host=caredesk-proxy.proxy-abc.us-east-1.rds.amazonaws.com port=5432 user=caredesk password=s3cret "
             "dbname=caredesk sslmode=require"

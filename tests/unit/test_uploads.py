@@ -8,8 +8,8 @@ import json
 import boto3
 import pytest
 from caredesk import api_routes
+from caredesk.config import MAX_DOCUMENT_BYTES
 from caredesk.uploads import (
-    MAX_UPLOAD_BYTES,
     InvalidUploadError,
     UploadForbiddenError,
     UploadRequest,
@@ -71,7 +71,7 @@ def test_unsafe_keys_are_rejected_with_the_reason(key, reason):
 @pytest.mark.parametrize(
     ("content_type", "size", "reason"),
     [("application/pdf", 10, "content_type"), ("text/markdown", 0, "size_bytes"),
-     ("text/markdown", MAX_UPLOAD_BYTES + 1, "size_bytes")],
+     ("text/markdown", MAX_DOCUMENT_BYTES + 1, "size_bytes")],
 )
 def test_type_and_size_must_fit_the_file(content_type, size, reason):
     with pytest.raises(InvalidUploadError, match=reason):

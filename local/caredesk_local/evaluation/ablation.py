@@ -9,7 +9,6 @@ stack's index is never touched; the schema is dropped afterwards.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,19 +19,17 @@ from typing import Any
 import psycopg
 from caredesk.contracts import Turn
 from caredesk.followup import contextualise
-from caredesk.glossary import is_glossary_key
-from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
-from caredesk.ingest.convert import convert_document
+from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
 from caredesk.store.db import connect
-from caredesk.store.documents import ChunkInput, index_document
 from caredesk.store.migrations import apply_migrations
 from caredesk.store.search import SearchMode
-from caredesk.tiers import Tier, tier_from_key
+from caredesk.tiers import Tier
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from caredesk_local.evaluation.cases import GUARD_OUTCOMES, REPO_ROOT, Case
+from caredesk_local.evaluation.kb_index import index_kb
 from caredesk_local.evaluation.metrics import (
     NDCG_CUTOFF,
     Estimate,
@@ -48,12 +45,10 @@ from caredesk_local.evaluation.metrics import (
     wilson,
 )
 from caredesk_local.evaluation.runner import CaseRun
-from caredesk_local.grounded_eval import index_glossaries
 
 LOG = logging.getLogger("caredesk.eval.ablation")
 ABLATION_K = 10  # deep enough for nDCG@10
 PIPELINE_K = 5  # the Retrieve step's k (RetrieveConfig default)
-TIER_FOLDERS = ("public", "patient", "staff")
 DEFAULT_CHUNK_SIZES = (40, 60, 100, 160, 240)
 MODES = (SearchMode.DENSE, SearchMode.FULLTEXT, SearchMode.HYBRID)
 # No reranker exists in the code yet (issue 7 may add one); the axis is kept so a row can be added.
@@ -225,12 +220,6 @@ def compare(baseline: ConfigResult, candidate: ConfigResult, split: str) -> Comp
 
 
 # -- chunk-size indexes ---------------------------------------------------------------------------
-def kb_documents(repo_root: Path = REPO_ROOT) -> list[Path]:
-    """The documents under kb/<tier>/ (a glossary.csv is not one: it is stored by index_glossaries)."""
-    return sorted(p for tier in TIER_FOLDERS for p in (repo_root / "kb" / tier).rglob("*")
-                  if p.is_file() and not is_glossary_key(p.name))
-
-
 @contextmanager
 def chunked_index(dsn: str, embedder: Any, words: int, *, repo_root: Path = REPO_ROOT) -> Iterator[tuple[str, int]]:
     """(dsn bound to a fresh schema holding kb/ chunked at `words`, chunk count); dropped on exit."""
@@ -241,38 +230,10 @@ def chunked_index(dsn: str, embedder: Any, words: int, *, repo_root: Path = REPO
         admin.commit()
     schema_dsn = make_conninfo(dsn, options=f"-c search_path={schema},public")
     try:
-        chunks = 0
         with connect(schema_dsn) as conn:
             apply_migrations(conn, repo_root / "sql")
             conn.commit()
-            for path in kb_documents(repo_root):
-                source = path.relative_to(repo_root).as_posix()
-                data = path.read_bytes()
-                converted = convert_document(data, path.name)
-                pieces = chunk_document(source, converted, target_words=words)
-                chunks += len(pieces)
-                index_document(
-                    conn,
-                    source=source,
-                    tier=tier_from_key(source).label,
-                    title=converted.title,
-                    version_id=None,
-                    sequencer="1",
-                    content_sha256=hashlib.sha256(data).hexdigest(),
-                    chunks=[
-                        ChunkInput(
-                            chunk_id=c.chunk_id,
-                            ordinal=c.ordinal,
-                            heading=c.heading,
-                            text=c.text,
-                            body=c.body,
-                            content_hash=c.content_hash,
-                        )
-                        for c in pieces
-                    ],
-                    embed=embedder.embed,
-                )
-            index_glossaries(conn, repo_root)
+            chunks = index_kb(conn, embedder.embed, repo_root, target_words=words)
         yield schema_dsn, chunks
     finally:
         with connect(dsn) as admin:

@@ -6,9 +6,9 @@ are eval/second_kb/questions.jsonl (eval/second_kb/README.md says how they were 
 knowledge base (kb/) is measured the same way with the golden set's answerable cases.
 
 Both are indexed into a Postgres of their own (.cache/pgdata-second-kb, port 15466, one database
-per knowledge base) the way the ingest Lambda indexes a file (convert -> chunk -> embed ->
-`index_document`, no S3). The index is cached: a digest of the pages, the model version and the
-converter/chunker sources is stored beside it, and a second run with the same digest embeds nothing.
+per knowledge base) the way the ingest Lambda indexes a file (`caredesk.ingest.indexing.index_file`,
+no S3). The index is cached: a digest of the pages, the model version and the ingest package's
+sources (converters, chunker) is stored beside it, and a second run with the same digest embeds nothing.
 
 Scoring is page (document) level: the rank of a question is the 1-based position of the first
 retrieved chunk whose source is a gold page, in a k=10 search (recall@1, recall@5: the first five
@@ -17,7 +17,7 @@ query shaping (`question_focus`: the question sentence of a long message or the 
 whichever has the higher top cosine), re-implemented here so each fusion setting can be passed to
 `search()`; with the defaults it reproduces `shaped_search` (checked and printed on every run).
 Answer-level numbers call the public functions of the answer steps through
-`caredesk_local.grounded_eval.answer_case` (retrieve -> compose -> review).
+`caredesk_local.evaluation.direct_steps.answer_case` (retrieve -> compose -> review).
 
     .venv/bin/python -m caredesk_local.evaluation.second_kb [--kb pg|sample|both] [--sweep] [--answers]
 """
@@ -38,12 +38,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from caredesk.ingest import chunking, convert
-from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
+from caredesk import ingest
+from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
+from caredesk.ingest.indexing import index_file
 from caredesk.query_shaping import question_focus
 from caredesk.store.db import connect
-from caredesk.store.documents import ChunkInput, index_document
 from caredesk.store.migrations import apply_migrations
 from caredesk.store.search import (
     DENSE_WEIGHT,
@@ -58,6 +58,7 @@ from caredesk.store.search import (
 from caredesk.tiers import Tier
 
 from caredesk_local.evaluation.cases import REPO_ROOT
+from caredesk_local.evaluation.direct_steps import answer_case, caller_tier, facts_present, search_text
 
 LOG = logging.getLogger("caredesk.eval.second_kb")
 
@@ -189,8 +190,9 @@ def embedding_cache_path(model_version: str) -> Path:
 def corpus_digest(documents: Sequence[Document], model_version: str) -> str:
     digest = hashlib.sha256()
     digest.update(f"model {model_version}\ntarget words {DEFAULT_TARGET_WORDS}\n".encode())
-    for module in (convert, chunking):  # a converter or chunker change invalidates the index
-        digest.update(Path(module.__file__).read_bytes())
+    # a converter or chunker change invalidates the index
+    for source in sorted(Path(ingest.__file__).parent.rglob("*.py")):
+        digest.update(source.read_bytes())
     for document in documents:
         digest.update(f"{document.source}\0{hashlib.sha256(document.data).hexdigest()}\n".encode())
     return digest.hexdigest()
@@ -217,26 +219,14 @@ def ensure_index(conn, documents: Sequence[Document], embed: Embed, model_versio
 
 
 def index_documents(conn, documents: Sequence[Document], embed: Embed) -> IndexStats:
-    """convert -> chunk -> embed -> index_document for each document, as the ingest Lambda does."""
+    """index_file (convert -> chunk -> embed -> store) for each document, as the ingest Lambda does."""
     started = time.perf_counter()
     chunks_total = embedded = 0
     for sequence, document in enumerate(documents, start=1):
-        converted = convert_document(document.data, document.filename)
-        chunks = chunk_document(document.source, converted)
-        result = index_document(
-            conn,
-            source=document.source,
-            tier=document.source.split("/")[1],
-            title=converted.title,
-            version_id=None,
-            sequencer=f"{sequence:08X}",
-            content_sha256=hashlib.sha256(document.data).hexdigest(),
-            chunks=[ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body,
-                               content_hash=c.content_hash) for c in chunks],
-            embed=embed,
-        )
-        chunks_total += len(chunks)
-        embedded += result.embedded + getattr(result, "units_embedded", 0)  # chunks + their answer units
+        indexed = index_file(conn, source=document.source, data=document.data, version_id=None,
+                             sequencer=f"{sequence:08X}", embed=embed)
+        chunks_total += indexed.chunks
+        embedded += indexed.result.embedded + indexed.result.units_embedded  # chunks + their answer units
         if sequence % 50 == 0:
             if hasattr(embed, "save"):
                 embed.save()  # an interrupted first run keeps what it embedded
@@ -283,8 +273,6 @@ def pg_queries(path: Path = QUESTIONS_PATH) -> list[Query]:
 
 def golden_queries(path: Path = GOLDEN_PATH) -> list[Query]:
     """The golden set's answerable document cases, as the guard step shapes them (masked, contextualised)."""
-    from caredesk_local.grounded_eval import caller_tier, search_text
-
     out = []
     for case in load_jsonl(path):
         if case["type"] not in GOLDEN_TYPES or not case["gold"]:
@@ -447,9 +435,7 @@ class AnswerRow:
 
 
 def measure_answers(conn, embedder, queries: Sequence[Query]) -> list[AnswerRow]:
-    """retrieve (default settings) -> compose -> review through grounded_eval.answer_case."""
-    from caredesk_local.grounded_eval import answer_case, facts_present
-
+    """retrieve (default settings) -> compose -> review through direct_steps.answer_case."""
     vectors = VectorCache(embedder.embed)
     rows = []
     for query in queries:

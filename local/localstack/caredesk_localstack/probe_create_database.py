@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from botocore.exceptions import ClientError
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 
 from caredesk_localstack.control import LOCALSTACK_VENV, REPO_ROOT, LocalStackControlError, health
 from caredesk_localstack.deploy import (
@@ -269,7 +269,7 @@ def probe() -> dict[str, Any]:
     report = health()
     if report is None:
         raise ProbeError("LocalStack does not answer: run `make localstack-up` first")
-    body = load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))
+    body = read_template(REPO_ROOT / "template.yaml")
     providers = community_providers()
     probed = probed_resources(body)
     for leftover in (TEMPLATE_STACK, ISOLATED_STACK):  # from an interrupted earlier probe

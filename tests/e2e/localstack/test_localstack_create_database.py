@@ -16,7 +16,7 @@ from typing import Any
 
 import boto3
 import pytest
-from caredesk.cfn_yaml import load_cfn_yaml
+from caredesk.cfn.parse import read_template
 
 from tests.conftest import REPO_ROOT
 
@@ -49,7 +49,7 @@ def probe() -> dict[str, Any]:
 
 
 def _template_resources() -> dict[str, dict[str, Any]]:
-    return load_cfn_yaml((REPO_ROOT / "template.yaml").read_text(encoding="utf-8"))["Resources"]
+    return read_template(REPO_ROOT / "template.yaml")["Resources"]
 
 
 def test_every_create_database_resource_is_reported_with_a_status(probe):

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from caredesk.config import settings
 from caredesk.errors import EmbeddingError
 
 EMBEDDING_DIM: int = 384
@@ -49,10 +50,6 @@ DEFAULT_BATCH_SIZE = 32
 # of 4,096 with 1 thread, 1.07x with 2, and a third less peak memory (docs/embedding.md, "Tuning").
 # A 256-token text still fits next to another one, so every padding case stays covered.
 MAX_BATCH_TOKENS = 512
-
-MODEL_DIR_ENV = "CAREDESK_MODEL_DIR"
-THREADS_ENV = "CAREDESK_EMBED_THREADS"
-DEFAULT_MODEL_DIR = Path("/opt/model")  # where a Lambda layer's model/ folder lands
 
 # Tokens the tokenizer adds around every text ([CLS] ... [SEP]).
 _SPECIAL_TOKENS = 2
@@ -88,17 +85,8 @@ def _cgroup_cpu_quota(cgroup_root: Path = Path("/sys/fs/cgroup")) -> float | Non
 
 
 def threads_from_env() -> int:
-    """CAREDESK_EMBED_THREADS if set (a positive integer), else the CPUs the container has."""
-    raw = os.environ.get(THREADS_ENV, "").strip()
-    if not raw:
-        return available_cpus()
-    try:
-        threads = int(raw)
-    except ValueError:
-        raise EmbeddingError(f"{THREADS_ENV}={raw!r} is not an integer") from None
-    if threads < 1:
-        raise EmbeddingError(f"{THREADS_ENV}={raw!r} must be >= 1")
-    return threads
+    """CAREDESK_EMBED_THREADS if set (a positive integer: caredesk.config), else the CPUs the container has."""
+    return settings().embed_threads or available_cpus()
 
 
 class Embedder:
@@ -261,6 +249,5 @@ def get_embedder() -> Embedder:
     global _cached
     with _cached_lock:
         if _cached is None:
-            model_dir = Path(os.environ.get(MODEL_DIR_ENV) or DEFAULT_MODEL_DIR)
-            _cached = Embedder(model_dir, threads=threads_from_env())
+            _cached = Embedder(settings().model_dir, threads=threads_from_env())
         return _cached

@@ -1,4 +1,5 @@
-"""Handovers to a person: the message staff receive, the truthful reply, and the staff's work list.
+"""Handovers to a person: the message staff receive, the truthful reply (worded in caredesk.replies),
+and the staff's work list.
 
 A handover is opened by the Guard step (a question CareDesk must not answer) or the Review step
 (a draft that failed the safety check). The state machine publishes the message on HandoverTopic,
@@ -32,11 +33,10 @@ from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.contracts import Caller, HandoverMessage, QueryState, Turn
 from caredesk.errors import CareDeskError, InvalidRequestError
 from caredesk.guard.pii import mask_at_rest
+from caredesk.replies import handover_reply
 from caredesk.sealing import KmsSealer
 from caredesk.tiers import Tier
 
-CLINIC_CONTACT = "the clinic's front desk (the number is on your appointment letter and the clinic's website)"
-EMERGENCY = "If this is urgent, call the clinic now; in an emergency call 112."
 # Longest conversation carried to staff: the latest masked questions are the relevant ones.
 CONVERSATION_TURNS = 6
 # How many receive calls one `sync` makes at most (10 messages each): bounded, never a polling loop.
@@ -90,31 +90,6 @@ def handover_patient(caller: Caller) -> str | None:
     if caller.patient_id and Tier.parse(caller.tier) is Tier.PATIENT:
         return caller.patient_id
     return None
-
-
-def handover_reply(*, tier: Tier, patient_id: str | None, contact_given: bool, reference: str) -> str:
-    """What happens next, truthfully, with the reference the caller can quote."""
-    if patient_id is None and tier is Tier.STAFF:
-        return (
-            f"I cannot answer that safely. It is on the clinical team's handover list (reference {reference}); "
-            f"for a decision about a patient's care, ask the doctor on duty. {EMERGENCY}"
-        )
-    if patient_id is None:
-        return (
-            "I cannot answer that safely. You are not signed in, so the clinic has no way to contact you "
-            f"about it: please call {CLINIC_CONTACT} and quote reference {reference}. {EMERGENCY}"
-        )
-    if contact_given:
-        return (
-            f"I cannot answer that safely. I have passed your question to the clinic's staff (reference "
-            f"{reference}); a member of staff will call you on the number you gave. {EMERGENCY}"
-        )
-    return (
-        f"I cannot answer that safely. I have passed your question to the clinic's staff (reference "
-        f"{reference}); they will contact you through the details in your clinic record. If you would "
-        f"like a call back on a particular number, ask again and give it, or call {CLINIC_CONTACT} and "
-        f"quote the reference. {EMERGENCY}"
-    )
 
 
 @dataclass(frozen=True)

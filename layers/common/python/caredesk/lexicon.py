@@ -20,7 +20,6 @@ only (measured: eval/lexicon_coverage.py, kb/README.md).
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 import threading
@@ -28,20 +27,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from caredesk.config import LEXICON_DIR_ENV as LEXICON_DIR_ENV  # tools/fit_answer_model.py sets it
+from caredesk.config import settings
 from caredesk.glossary import Glossary, load_glossary_or_empty, normalise_phrase
 from caredesk.text import STOPWORDS, content_words
 from caredesk.tiers import Tier
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
-LEXICON_DIR_ENV = "CAREDESK_LEXICON_DIR"
-DEFAULT_LEXICON_DIR = Path("/opt/lexicon")  # where the EmbeddingLayer's lexicon/ folder lands
 LEXICON_FILE = "wordnet_synonyms.sqlite"
 # Light verbs and function words WordNet lists as synonyms ("cost" -> "be"): never useful as a bridge.
 _NOT_RELATED = frozenset("be have do get go make take give put set let come see say".split())
 
 
 def lexicon_path() -> Path:
-    return Path(os.environ.get(LEXICON_DIR_ENV) or DEFAULT_LEXICON_DIR) / LEXICON_FILE
+    return settings().lexicon_dir / LEXICON_FILE
 
 
 class WordNetSynonyms:

@@ -1,8 +1,6 @@
-"""Clients a handler builds once per container, from the environment the template sets."""
+"""Clients a handler builds once per container, from the settings the template sets (caredesk.config)."""
 
 from __future__ import annotations
-
-import os
 
 import boto3
 
@@ -16,11 +14,10 @@ from caredesk.sessions import SessionMemory
 
 def audit_trail() -> AuditTrail:
     config = settings()
-    table = boto3.resource("dynamodb").Table(config.audit_table)
+    table = boto3.resource("dynamodb").Table(config.required("audit_table"))
     # Only GuardFunction has the key (one sealed copy per trace, on its guard item; the functions in
     # the database VPC have no KMS endpoint): what at-rest masking removes is sealed there.
-    key = os.environ.get("CAREDESK_AUDIT_KEY", "").strip()
-    sealer = QuerySealer(boto3.client("kms"), key) if key else None
+    sealer = QuerySealer(boto3.client("kms"), config.audit_key) if config.audit_key else None
     return AuditTrail(table, retention_days=config.audit_retention_days, sealer=sealer)
 
 
@@ -28,9 +25,9 @@ def session_memory() -> SessionMemory:
     from aws_lambda_powertools.utilities import parameters
 
     config = settings()
-    table = boto3.resource("dynamodb").Table(config.sessions_table)
+    table = boto3.resource("dynamodb").Table(config.required("sessions_table"))
     # The key that hashes session owners (SessionOwnerKey); read once per container.
-    owner_key = parameters.get_secret(_required("CAREDESK_SESSION_OWNER_KEY_SECRET_ARN")).encode()
+    owner_key = parameters.get_secret(config.required("session_owner_key_secret_arn")).encode()
     return SessionMemory(
         table, owner_key=owner_key, max_turns=config.session_max_turns, ttl_minutes=config.session_ttl_minutes
     )
@@ -47,11 +44,4 @@ def answer_cache(pipeline: str) -> AnswerCache | None:
 
 def contact_sealer() -> ContactSealer:
     """Encrypts a handover's contact number under HandoverContactKey (its alias)."""
-    return ContactSealer(boto3.client("kms"), _required("CAREDESK_HANDOVER_KEY"))
-
-
-def _required(name: str) -> str:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        raise RuntimeError(f"environment variable {name} is not set (the template sets it)")
-    return value
+    return ContactSealer(boto3.client("kms"), settings().required("handover_key"))

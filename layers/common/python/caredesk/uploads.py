@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from caredesk.config import MAX_DOCUMENT_BYTES
 from caredesk.errors import CareDeskError, InvalidRequestError, UnknownTierError
 from caredesk.tiers import KB_PREFIX, Tier
 
@@ -25,7 +26,6 @@ CONTENT_TYPES: dict[str, tuple[str, ...]] = {
     ".pdf": ("application/pdf",),
     ".docx": ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
 }
-MAX_UPLOAD_BYTES = 10_000_000  # the ingest converter's own limit (convert.DEFAULT_MAX_BYTES)
 MAX_KEY_CHARS = 300
 DEFAULT_EXPIRES_S = 300
 _SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -98,8 +98,8 @@ def checked_request(request: UploadRequest) -> UploadRequest:
     allowed = CONTENT_TYPES[PurePosixPath(request.key).suffix.lower()]
     if request.content_type not in allowed:
         raise InvalidUploadError(f"content_type for this file type must be one of {', '.join(allowed)}")
-    if not 1 <= request.size_bytes <= MAX_UPLOAD_BYTES:
-        raise InvalidUploadError(f"size_bytes must be between 1 and {MAX_UPLOAD_BYTES}")
+    if not 1 <= request.size_bytes <= MAX_DOCUMENT_BYTES:
+        raise InvalidUploadError(f"size_bytes must be between 1 and {MAX_DOCUMENT_BYTES}")
     return request
 
 

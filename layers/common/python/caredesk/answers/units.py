@@ -17,7 +17,7 @@ from caredesk.ingest.chunking import HEADING_SEPARATOR
 from caredesk.quotes import TableRow, plain, structured_units
 
 MIN_UNIT_CHARS = 12
-# Part of every document's digest (caredesk.ingest.pipeline): a change to how units are cut or put in
+# Part of every document's digest (caredesk.ingest.indexing): a change to how units are cut or put in
 # context re-indexes a re-uploaded document instead of keeping stale unit vectors.
 UNITS_VERSION = 1
 HEADING_POSITION = -1  # the heading's own unit: what the section is about

@@ -6,15 +6,19 @@
   `CAREDESK_OPENAI_API_KEY` (optional; a local server needs none).
 Both model backends read `CAREDESK_GENERATOR_MAX_TOKENS` (default 400) and the OpenAI one
 `CAREDESK_GENERATOR_TIMEOUT_S` (default 20). Clients are created on first use, never at import.
+`describe_generator()` says which one is in force (GET /governance reports it). The variables come
+from caredesk.config (read once per process) unless a mapping is given.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from caredesk import config
 from caredesk.answers.compose import compose_answer
 from caredesk.answers.inputs import AnswerInputs, answer_inputs, embedded_inputs
 from caredesk.contracts import DraftSentence, Passage
@@ -34,7 +38,10 @@ __all__ = [
     "GenerationError",
     "Generator",
     "GeneratorConfigError",
+    "GeneratorSettings",
+    "describe_generator",
     "generator_from_env",
+    "settings_from_env",
 ]
 
 
@@ -80,38 +87,85 @@ class ExtractiveGenerator(Generator):
                               parts=inputs.parts).sentences
 
 
-_MODEL_BACKENDS: dict[tuple, Generator] = {}
+# Deterministic by requirement: the model backends ask at temperature 0 (tests/unit/test_generation_backends.py).
+TEMPERATURE = 0
+
+
+@dataclass(frozen=True)
+class GeneratorSettings:
+    """CAREDESK_GENERATOR and its backend's settings, as read from the environment."""
+
+    backend: str
+    model: str | None = None
+    region: str | None = None  # bedrock
+    base_url: str | None = None  # openai
+    api_key: str | None = field(default=None, repr=False)  # openai; never described
+    timeout_s: float | None = None  # openai
+    max_tokens: int | None = None  # the model backends
+
+
+def settings_from_env(environ: Mapping[str, str] | None = None) -> GeneratorSettings:
+    """The configured backend and its settings; GeneratorConfigError when they are missing or invalid."""
+    env = _variables(environ)
+    backend = env.get("CAREDESK_GENERATOR", EXTRACTIVE).strip().lower() or EXTRACTIVE
+    if backend == EXTRACTIVE:
+        return GeneratorSettings(EXTRACTIVE)
+    max_tokens = _number(env, "CAREDESK_GENERATOR_MAX_TOKENS", 400, int)
+    if backend == BEDROCK:
+        return GeneratorSettings(BEDROCK, model=_required(env, "CAREDESK_BEDROCK_MODEL_ID"),
+                                 region=env.get("CAREDESK_BEDROCK_REGION") or None, max_tokens=max_tokens)
+    if backend == OPENAI:
+        return GeneratorSettings(OPENAI, base_url=_required(env, "CAREDESK_OPENAI_BASE_URL"),
+                                 model=_required(env, "CAREDESK_OPENAI_MODEL"),
+                                 api_key=env.get("CAREDESK_OPENAI_API_KEY") or None,
+                                 timeout_s=_number(env, "CAREDESK_GENERATOR_TIMEOUT_S", 20.0, float),
+                                 max_tokens=max_tokens)
+    raise GeneratorConfigError(f"CAREDESK_GENERATOR={backend!r}: expected one of {', '.join(BACKENDS)}")
+
+
+def describe_generator(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The generator in force as GET /governance reports it: backend, model, temperature and token
+    budget, never a key or an endpoint. A configuration `generator_from_env` refuses is reported as
+    `misconfigured` with the reason (the Generate step fails on it)."""
+    try:
+        settings = settings_from_env(environ)
+    except GeneratorConfigError as error:
+        return {"backend": _variables(environ).get("CAREDESK_GENERATOR"), "status": "misconfigured",
+                "error": str(error)}
+    if settings.backend == EXTRACTIVE:
+        return {"backend": EXTRACTIVE, "temperature": TEMPERATURE}
+    return {"backend": settings.backend, "model": settings.model, "temperature": TEMPERATURE,
+            "max_tokens": settings.max_tokens}
+
+
+_MODEL_BACKENDS: dict[GeneratorSettings, Generator] = {}
 
 
 def generator_from_env(
     embed: Callable[[Sequence[str]], np.ndarray], environ: Mapping[str, str] | None = None
 ) -> Generator:
     """The configured generator; a model backend is built once per configuration (one client per container)."""
-    env = os.environ if environ is None else environ
-    backend = env.get("CAREDESK_GENERATOR", EXTRACTIVE).strip().lower() or EXTRACTIVE
-    if backend == EXTRACTIVE:
+    settings = settings_from_env(environ)
+    if settings.backend == EXTRACTIVE:
         return ExtractiveGenerator(embed)
-    max_tokens = _int(env, "CAREDESK_GENERATOR_MAX_TOKENS", 400)
-    if backend == BEDROCK:
-        key = (BEDROCK, _required(env, "CAREDESK_BEDROCK_MODEL_ID"), env.get("CAREDESK_BEDROCK_REGION") or None,
-               max_tokens)
-        if key not in _MODEL_BACKENDS:
-            from caredesk.generation.bedrock import BedrockGenerator
+    if settings not in _MODEL_BACKENDS:
+        _MODEL_BACKENDS[settings] = _model_backend(settings)
+    return _MODEL_BACKENDS[settings]
 
-            _MODEL_BACKENDS[key] = BedrockGenerator(key[1], region=key[2], max_tokens=max_tokens)
-        return _MODEL_BACKENDS[key]
-    if backend == OPENAI:
-        key = (OPENAI, _required(env, "CAREDESK_OPENAI_BASE_URL"), _required(env, "CAREDESK_OPENAI_MODEL"),
-               env.get("CAREDESK_OPENAI_API_KEY") or None, float(env.get("CAREDESK_GENERATOR_TIMEOUT_S", "20")),
-               max_tokens)
-        if key not in _MODEL_BACKENDS:
-            from caredesk.generation.openai_compatible import OpenAICompatibleGenerator
 
-            _MODEL_BACKENDS[key] = OpenAICompatibleGenerator(
-                key[1], key[2], api_key=key[3], timeout_s=key[4], max_tokens=max_tokens
-            )
-        return _MODEL_BACKENDS[key]
-    raise GeneratorConfigError(f"CAREDESK_GENERATOR={backend!r}: expected one of {', '.join(BACKENDS)}")
+def _model_backend(settings: GeneratorSettings) -> Generator:
+    if settings.backend == BEDROCK:
+        from caredesk.generation.bedrock import BedrockGenerator
+
+        return BedrockGenerator(settings.model, region=settings.region, max_tokens=settings.max_tokens)
+    from caredesk.generation.openai_compatible import OpenAICompatibleGenerator
+
+    return OpenAICompatibleGenerator(settings.base_url, settings.model, api_key=settings.api_key,
+                                     timeout_s=settings.timeout_s, max_tokens=settings.max_tokens)
+
+
+def _variables(environ: Mapping[str, str] | None) -> Mapping[str, str]:
+    return config.settings().generator_environment if environ is None else environ
 
 
 def _required(env: Mapping[str, str], name: str) -> str:
@@ -121,8 +175,8 @@ def _required(env: Mapping[str, str], name: str) -> str:
     return value
 
 
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
+def _number(env: Mapping[str, str], name: str, default: Any, kind: type) -> Any:
     try:
-        return int(env.get(name, str(default)))
+        return kind(env.get(name, str(default)))
     except ValueError:
-        raise GeneratorConfigError(f"{name} must be an integer") from None
+        raise GeneratorConfigError(f"{name} must be {'an integer' if kind is int else 'a number'}") from None

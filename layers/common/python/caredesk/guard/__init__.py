@@ -8,6 +8,6 @@ calibrated on the dev split) -> abusive language -> allow.
 
 Modules: `normalize` (text folding and payload decoding), `pii` (masking, contact-number
 validation), `injection` (named rule families), `safety` (rule gate + semantic gate), `abuse`,
-`budget`, `output_screen` (used by the Review step), `replies` (fixed texts), `exemplars`
-(semantic-gate exemplars), `gate` (the one function the Guard step calls).
+`budget`, `output_screen` (used by the Review step), `exemplars` (semantic-gate exemplars), `gate`
+(the one function the Guard step calls). The fixed replies' words are in `caredesk.replies`.
 """

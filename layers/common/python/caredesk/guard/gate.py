@@ -14,7 +14,6 @@ the question the decision carries downstream.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +21,8 @@ from enum import StrEnum
 
 import numpy as np
 
-from caredesk.guard import replies
+from caredesk import replies
+from caredesk.config import Settings, settings
 from caredesk.guard.abuse import detect_abuse
 from caredesk.guard.budget import BudgetRejection, check_budget
 from caredesk.guard.injection import detect_injection, without_injection_clauses
@@ -63,8 +63,8 @@ URGENT_FAMILIES = (SafetyFamily.CRISIS, SafetyFamily.EMERGENCY)
 
 @dataclass(frozen=True)
 class GuardConfig:
-    max_chars: int = 2000
-    max_estimated_tokens: int = 600
+    max_chars: int = Settings.max_query_chars
+    max_estimated_tokens: int = Settings.max_query_tokens
     semantic_threshold: float | None = None  # None -> the calibrated value in calibration.json
     # Next to an injection the semantic gate reads only the clauses that are not the attack, and those
     # leftovers are short and odd ("word for word", "I promise I won't share them": margins up to 0.18
@@ -75,13 +75,9 @@ class GuardConfig:
     @classmethod
     def from_env(cls) -> GuardConfig:
         """CAREDESK_MAX_QUERY_CHARS / CAREDESK_MAX_QUERY_TOKENS / CAREDESK_SEMANTIC_THRESHOLD override defaults."""
-        defaults = cls()
-        threshold = os.environ.get("CAREDESK_SEMANTIC_THRESHOLD")
-        return cls(
-            max_chars=int(os.environ.get("CAREDESK_MAX_QUERY_CHARS", defaults.max_chars)),
-            max_estimated_tokens=int(os.environ.get("CAREDESK_MAX_QUERY_TOKENS", defaults.max_estimated_tokens)),
-            semantic_threshold=float(threshold) if threshold else None,
-        )
+        config = settings()
+        return cls(max_chars=config.max_query_chars, max_estimated_tokens=config.max_query_tokens,
+                   semantic_threshold=config.semantic_threshold)
 
 
 @dataclass(frozen=True)

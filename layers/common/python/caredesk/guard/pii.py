@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import re
 from dataclasses import dataclass
 
+from caredesk.config import settings
 from caredesk.errors import CareDeskError
 from caredesk.guard.normalize import fold_char
 from caredesk.guard.pii_conditions import condition_spans
@@ -46,10 +46,6 @@ PLACEHOLDERS = {
 }
 # Kinds only the at-rest form masks (see the module docstring).
 AT_REST_ONLY_KINDS = frozenset({"date", "condition"})
-FINGERPRINT_KEY_ENV = "CAREDESK_PII_FINGERPRINT_KEY"
-# Used when no key is configured (local runs): still one-way, but only a configured secret key makes
-# fingerprints of low-entropy values (phone numbers) impractical to brute-force.
-_DEFAULT_FINGERPRINT_KEY = b"caredesk-local-pii-fingerprint-v1"
 FINGERPRINT_HEX_CHARS = 16
 
 
@@ -183,10 +179,10 @@ def _canonical(kind: str, value: str) -> str:
 
 
 def fingerprint(kind: str, value: str) -> str:
-    """Keyed, one-way fingerprint of a PII value (HMAC-SHA256 prefix); the value is not recoverable."""
-    key = os.environ.get(FINGERPRINT_KEY_ENV, "").encode() or _DEFAULT_FINGERPRINT_KEY
+    """Keyed, one-way fingerprint of a PII value (HMAC-SHA256 prefix); the value is not recoverable.
+    The key is CAREDESK_PII_FINGERPRINT_KEY (caredesk.config: a fixed local key when it is unset)."""
     message = f"{kind}:{_canonical(kind, value)}".encode()
-    return hmac.new(key, message, hashlib.sha256).hexdigest()[:FINGERPRINT_HEX_CHARS]
+    return hmac.new(settings().pii_fingerprint_key, message, hashlib.sha256).hexdigest()[:FINGERPRINT_HEX_CHARS]
 
 
 def _folded_view(text: str) -> tuple[str, list[int]]:

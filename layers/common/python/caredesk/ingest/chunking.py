@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from caredesk.errors import EmptyDocumentError
 from caredesk.ingest.convert import ConvertedDocument
+from caredesk.ingest.markdown import ATX_HEADING, FENCE, LIST_MARKER, TABLE_SEPARATOR, THEMATIC_BREAK, collapse
 
 # Until the golden-set sweep sets it: 100 words is ~130 MiniLM tokens, so a whole table or
 # list at the 2x allowance still (almost) fits the embedder's 256-token window.
@@ -90,7 +91,7 @@ def split_sentences(text: str) -> list[str]:
 
     for line in text.split("\n"):
         stripped = line.strip()
-        if _FENCE.match(line):
+        if FENCE.match(line):
             flush()
             in_fence = not in_fence
         elif in_fence:
@@ -98,14 +99,14 @@ def split_sentences(text: str) -> list[str]:
                 units.append(stripped)
         elif not stripped:
             flush()
-        elif heading := _HEADING.match(line):
+        elif heading := ATX_HEADING.match(line):
             flush()
             units.append(_plain_heading(heading.group(2)))
         elif stripped.startswith("|"):
             flush()
-            if not _TABLE_SEPARATOR.match(stripped):
+            if not TABLE_SEPARATOR.match(stripped):
                 units.append(_table_row_text(stripped))
-        elif marker := _LIST_MARKER.match(line):
+        elif marker := LIST_MARKER.match(line):
             flush()
             item.append(line[marker.end() :].strip())
         elif item:
@@ -118,11 +119,6 @@ def split_sentences(text: str) -> list[str]:
 
 # --------------------------------------------------------------------------- parsing
 
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?=\S)")
-_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_THEMATIC_BREAK = re.compile(r"^\s*((\*\s*){3,}|(-\s*){3,}|(_\s*){3,})$")
 _WORD = re.compile(r"\w+(?:[.,'’-]\w+)*")
 
 
@@ -157,14 +153,14 @@ def _sections(markdown: str, title: str) -> list[tuple[tuple[str, ...], list[_Bl
         stripped = line.strip()
         if block is not None and block.kind == "code":
             block.lines.append(line.rstrip())
-            if _FENCE.match(line):
+            if FENCE.match(line):
                 close()
             continue
-        if _FENCE.match(line):
+        if FENCE.match(line):
             open_block("code").lines.append(line.rstrip())
-        elif not stripped or _THEMATIC_BREAK.match(line):
+        elif not stripped or THEMATIC_BREAK.match(line):
             close()
-        elif heading := _HEADING.match(line):
+        elif heading := ATX_HEADING.match(line):
             close()
             level, text = len(heading.group(1)), _plain_heading(heading.group(2))
             while stack and stack[-1][0] >= level:
@@ -174,15 +170,15 @@ def _sections(markdown: str, title: str) -> list[tuple[tuple[str, ...], list[_Bl
         elif stripped.startswith("|"):
             current = block if block is not None and block.kind == "table" else open_block("table")
             current.lines.append(stripped)
-        elif _LIST_MARKER.match(line):
+        elif LIST_MARKER.match(line):
             current = block if block is not None and block.kind == "list" else open_block("list")
             indent = len(line) - len(line.lstrip())
-            current.lines.append(" " * indent + _collapse(stripped))
+            current.lines.append(" " * indent + collapse(stripped))
         elif block is not None and block.kind == "list":
-            block.lines[-1] += " " + _collapse(stripped)  # a wrapped list item: keep the item on one line
+            block.lines[-1] += " " + collapse(stripped)  # a wrapped list item: keep the item on one line
         else:
             current = block if block is not None and block.kind == "paragraph" else open_block("paragraph")
-            current.lines.append(_collapse(stripped))
+            current.lines.append(collapse(stripped))
     close()
     if block is not None:  # an unclosed code fence runs to the end of the document
         sections[-1][1].append(block)
@@ -255,10 +251,10 @@ def _render(pieces: list[_Piece]) -> str:
 def _split_block(block: _Block, target_words: int) -> list[str]:
     """Split an oversized table/list/code block between rows, items or lines."""
     if block.kind == "table":
-        has_header = len(block.lines) >= 2 and _TABLE_SEPARATOR.match(block.lines[1])
+        has_header = len(block.lines) >= 2 and TABLE_SEPARATOR.match(block.lines[1])
         header, rows = (block.lines[:2], block.lines[2:]) if has_header else ([], block.lines)
     elif block.kind == "code":
-        has_close = len(block.lines) >= 2 and _FENCE.match(block.lines[-1])
+        has_close = len(block.lines) >= 2 and FENCE.match(block.lines[-1])
         header, rows = [block.lines[0]], block.lines[1 : -1 if has_close else None]
     else:
         header, rows = [], _list_items(block.lines)
@@ -365,7 +361,7 @@ def _breadcrumb(title: str, heading_path: tuple[str, ...]) -> str:
 def _plain_heading(text: str) -> str:
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [label](url) -> label
     text = re.sub(r"(\*\*|__|`)", "", text)
-    return _collapse(text)
+    return collapse(text)
 
 
 def _table_row_text(row: str) -> str:
@@ -373,7 +369,3 @@ def _table_row_text(row: str) -> str:
     inner = inner[1:] if inner.startswith("|") else inner
     inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
     return inner.strip()
-
-
-def _collapse(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()

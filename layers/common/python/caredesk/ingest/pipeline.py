@@ -1,4 +1,4 @@
-"""Ingest: S3 record -> convert -> chunk -> embed -> one-transaction replace; every object audited.
+"""Ingest: S3 record -> index_file (convert -> chunk -> embed -> one-transaction replace); every object audited.
 
 Each object is handled on its own: one bad file never blocks the others in the same event, whatever
 the error (ours, botocore's or psycopg's); each failure is audited. When any object failed, the
@@ -26,8 +26,8 @@ import numpy as np
 import psycopg
 from botocore.exceptions import BotoCoreError, ClientError
 
-from caredesk.answers.units import UNITS_VERSION
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.config import MAX_DOCUMENT_BYTES
 from caredesk.errors import CareDeskError, DocumentTooLargeError, GlossaryFormatError
 from caredesk.glossary import (
     MAX_GLOSSARY_BYTES,
@@ -38,14 +38,11 @@ from caredesk.glossary import (
     parse_glossary,
     record_glossary_failure,
 )
-from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
-from caredesk.ingest.convert import convert_document
+from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
+from caredesk.ingest.indexing import index_file
 from caredesk.ingest.s3_events import S3Record
-from caredesk.store.documents import ChunkInput, IndexResult, delete_document, index_document, record_failure
+from caredesk.store.documents import IndexResult, delete_document, record_failure
 from caredesk.tiers import tier_from_key
-
-DEFAULT_MAX_BYTES = 10_000_000
-
 
 # What one object's failure may raise: our typed errors, and the clients' own (S3 throttling or access
 # denied, a Postgres constraint or disconnect). Anything else is a bug and fails the whole event.
@@ -80,13 +77,6 @@ class ObjectOutcome:
     entries: int = 0  # a glossary's entries in force after this event
 
 
-def document_digest(data: bytes, target_words: int) -> str:
-    """Identifies what was indexed: the bytes, the chunking settings and the answer-unit rule, so a
-    re-upload of the same file is free, while a change of chunk size or unit rule re-indexes it."""
-    settings = f"\0chunking:target_words={target_words}\0units:{UNITS_VERSION}"
-    return hashlib.sha256(data + settings.encode()).hexdigest()
-
-
 def ingest_trace_id(key: str, sequencer: str) -> str:
     """Deterministic per object event, so a retried event's audit item replaces the earlier one."""
     return "ingest-" + hashlib.sha256(f"{key}\0{sequencer}".encode()).hexdigest()[:24]
@@ -100,7 +90,7 @@ class IngestPipeline:
         conn: Any,
         embed: Callable[[Sequence[str]], np.ndarray],
         audit: AuditTrail,
-        max_bytes: int = DEFAULT_MAX_BYTES,
+        max_bytes: int = MAX_DOCUMENT_BYTES,
         target_words: int = DEFAULT_TARGET_WORDS,
         correlate: Callable[[str], object] | None = None,
         report: Callable[[ObjectOutcome], object] | None = None,
@@ -175,24 +165,9 @@ class IngestPipeline:
         if live.size is not None and live.size > self._max_bytes:
             raise DocumentTooLargeError(f"{live.size} bytes exceeds the {self._max_bytes}-byte limit")
         data, version_id = self._download(record.s3.bucket.name, key, live.version_id)
-        converted = convert_document(data, key.rsplit("/", 1)[-1], max_bytes=self._max_bytes)
-        chunks = chunk_document(key, converted, target_words=self._target_words)
-        result = index_document(
-            self._conn,
-            source=key,
-            tier=tier.label,
-            title=converted.title,
-            version_id=version_id,
-            sequencer=sequencer,
-            content_sha256=document_digest(data, self._target_words),
-            chunks=[
-                ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body,
-                           content_hash=c.content_hash)
-                for c in chunks
-            ],
-            embed=self._embed,
-        )
-        return _outcome(key, tier.label, version_id, result)
+        indexed = index_file(self._conn, source=key, data=data, version_id=version_id, sequencer=sequencer,
+                             embed=self._embed, target_words=self._target_words, max_bytes=self._max_bytes)
+        return _outcome(key, tier.label, version_id, indexed.result)
 
     def _apply_glossary(self, record: S3Record, key: str, tier: str, sequencer: str,
                         live: LiveVersion | None) -> ObjectOutcome:

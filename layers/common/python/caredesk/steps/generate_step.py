@@ -16,12 +16,10 @@ from caredesk.appointments import AppointmentView, lookup_appointment, policy_qu
 from caredesk.appointments import Caller as AppointmentCaller
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.contracts import AppointmentFact, GenerateResult, StepEvent
-from caredesk.generation import EXTRACTIVE, Draft, Generator, generator_from_env
+from caredesk.generation import Draft, Generator, generator_from_env
 from caredesk.generation.base import visible_passages
+from caredesk.replies import APPOINTMENT_NOT_FOUND
 from caredesk.tiers import Tier
-
-EXTRACTIVE_BACKEND = EXTRACTIVE  # kept: other modules name the default backend through this
-NOT_FOUND = "I could not find appointment {id} among the appointments you can see."
 
 
 def describe_appointment(view: AppointmentView) -> str:
@@ -53,7 +51,7 @@ def run_generate(
     for appointment_id in guard.appointment_ids:
         # Unknown and not-yours get the same sentence: the reply never confirms a record exists.
         view = lookup_appointment(conn, appointment_id, caller)
-        sentence = describe_appointment(view) if view is not None else NOT_FOUND.format(id=appointment_id)
+        sentence = describe_appointment(view) if view is not None else APPOINTMENT_NOT_FOUND.format(id=appointment_id)
         facts.append(AppointmentFact(appointment_id=appointment_id, sentence=sentence, found=view is not None))
     passages = visible_passages(retrieved.passages, tier)
     question = policy_question(retrieved.query_used, guard.appointment_ids)

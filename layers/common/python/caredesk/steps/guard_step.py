@@ -13,7 +13,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.contracts import GuardResult, Outcome, QueryState, StepEvent
 from caredesk.followup import FollowUpDecision, contextualise, decide, resolve_appointment_ids
-from caredesk.guard.gate import GuardAction, GuardDecision, evaluate
+from caredesk.guard.gate import GuardAction, GuardConfig, GuardDecision, evaluate
 from caredesk.handovers import ContactSealer, open_handover
 from caredesk.replies import make_reply
 from caredesk.sessions import Conversation, SessionMemory, new_session_id
@@ -36,11 +36,14 @@ def run_guard(
     audit: AuditTrail,
     embed: Callable[[Sequence[str]], np.ndarray] | None,
     sealer: ContactSealer | None = None,
+    config: GuardConfig | None = None,
 ) -> GuardResult:
+    """`config`: the guard's budgets and semantic threshold; None takes those in force
+    (`GuardConfig.from_env()`, what GET /governance reports), never the bare defaults."""
     clock = Stopwatch()
     state = event.state
     tier = Tier.parse(state.caller.tier)
-    decision: GuardDecision = evaluate(state.request.question, embed=embed)
+    decision: GuardDecision = evaluate(state.request.question, embed=embed, config=config or GuardConfig.from_env())
     conversation = _open_conversation(state, decision, memory)
     result, follow_up = _result(event, decision, memory, conversation, embed, sealer, audit)
     if conversation.foreign:

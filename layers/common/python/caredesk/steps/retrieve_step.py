@@ -8,6 +8,7 @@ import numpy as np
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.calibration import FloorInForce
+from caredesk.config import Settings
 from caredesk.contracts import Outcome, Passage, RetrieveResult, StepEvent
 from caredesk.embedding import Embedder
 from caredesk.glossary import Glossary, load_glossary_or_empty
@@ -19,8 +20,10 @@ from caredesk.tiers import Tier
 
 @dataclass(frozen=True)
 class RetrieveConfig:
-    k: int = 5
-    mode: SearchMode = SearchMode.HYBRID
+    # Unconfigured, the settings' defaults (CAREDESK_RETRIEVE_K, CAREDESK_SEARCH_MODE): the Retrieve
+    # handler builds its own from settings().
+    k: int = Settings.retrieve_k
+    mode: SearchMode = SearchMode(Settings.search_mode)
     # Up to this many chunks the per-document cap kept out of the k, handed on after them
     # (caredesk.store.search). Measured (docs/grounded-answers.md): answers holding every fact, sample dev
     # 83 -> 87 -> 91 of 117 with 0 / 2 / 4 (held-out 20 -> 21 of 26), PostgreSQL manual dev 33 -> 36 of 80

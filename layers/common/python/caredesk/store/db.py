@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
@@ -12,14 +11,9 @@ from typing import Any, ParamSpec, TypeVar
 import psycopg
 from psycopg.conninfo import make_conninfo
 
+from caredesk.config import DB_DSN_ENV, DB_SECRET_ARN_ENV, settings
 from caredesk.errors import CareDeskError, DatabaseUnavailableError
 
-DSN_ENV = "CAREDESK_DB_DSN"
-SECRET_ARN_ENV = "CAREDESK_DB_SECRET_ARN"
-# Set by the template when it creates the database: the RDS-managed master secret holds only the user
-# name and password, and the functions connect through the RDS Proxy, not the cluster's own endpoint.
-HOST_ENV = "CAREDESK_DB_HOST"
-NAME_ENV = "CAREDESK_DB_NAME"
 CONNECT_TIMEOUT_S = 5
 
 
@@ -102,16 +96,18 @@ def _is_usable(conn: psycopg.Connection) -> bool:
 
 
 def dsn_from_env() -> str:
-    """The DSN: CAREDESK_DB_DSN, else the secret CAREDESK_DB_SECRET_ARN names (host/name overridable)."""
-    dsn = os.environ.get(DSN_ENV)
-    if dsn:
-        return dsn
-    secret_arn = os.environ.get(SECRET_ARN_ENV)
-    if secret_arn:
-        overrides = {field: os.environ[env] for field, env in (("host", HOST_ENV), ("dbname", NAME_ENV))
-                     if os.environ.get(env)}
-        return dsn_from_secret({**_read_secret(secret_arn), **overrides})
-    raise DatabaseConfigurationError(f"set {DSN_ENV} or {SECRET_ARN_ENV} to reach Postgres")
+    """The DSN: CAREDESK_DB_DSN, else the secret CAREDESK_DB_SECRET_ARN names (host/name overridable).
+
+    The template sets the host and name when it creates the database: the RDS-managed master secret
+    holds only the user name and password, and the functions connect through the RDS Proxy, not the
+    cluster's own endpoint."""
+    config = settings()
+    if config.db_dsn:
+        return config.db_dsn
+    if config.db_secret_arn:
+        overrides = {field: value for field, value in (("host", config.db_host), ("dbname", config.db_name)) if value}
+        return dsn_from_secret({**_read_secret(config.db_secret_arn), **overrides})
+    raise DatabaseConfigurationError(f"set {DB_DSN_ENV} or {DB_SECRET_ARN_ENV} to reach Postgres")
 
 
 def dsn_from_secret(secret: dict[str, Any]) -> str:

@@ -1,8 +1,7 @@
-"""Measuring the grounded-answer steps on the golden set, without the whole stack (issue 7).
-
-Used by tests/integration/test_retrieval_quality.py and bench/retrieval_bench.py until the
-evaluation harness (`caredesk eval`) lands: the sample knowledge base is converted, chunked and
-indexed straight into a Postgres (no S3, no Lambda), then the steps' own functions are called.
+"""The grounded-answer steps measured by calling their own functions on the golden set's dict rows,
+over a Postgres holding the sample knowledge base (caredesk_local.evaluation.kb_index): no S3,
+Lambda or state machine. The retrieval-quality tests, the retrieval bench and the model-fitting
+and lexicon tools use it; `caredesk eval` runs the whole stack instead (runner.py).
 
 Scoring follows eval/README.md: a retrieval hit at k when any of the top-k chunks has a
 `(source, heading)` in the case's gold (section level) or a gold source (document level).
@@ -10,98 +9,33 @@ Scoring follows eval/README.md: a retrieval hit at k when any of the top-k chunk
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from caredesk.contracts import Outcome, Passage, Turn
 from caredesk.followup import contextualise
 from caredesk.generation import ExtractiveGenerator
-from caredesk.glossary import glossary_digest, index_glossary, is_glossary_key, parse_glossary
 from caredesk.guard.pii import mask_pii
-from caredesk.ingest.chunking import chunk_document
-from caredesk.ingest.convert import convert_document
 from caredesk.review import review_draft
 from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
 from caredesk.steps.review_step import render_answer
-from caredesk.store.documents import ChunkInput, index_document
 from caredesk.store.search import SearchHit, SearchMode
 from caredesk.tiers import Tier
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-GOLDEN_PATH = REPO_ROOT / "eval" / "golden.jsonl"
-TIER_FOLDERS = ("public", "patient", "staff")
-# The types the recall goal is stated for (issue 7) and the other answerable document types.
-# topic_switch holds answered and abstained cases: only those with gold are measured (the
-# abstained ones have none), and search_text contextualises its last turn like a multi_turn's.
+from caredesk_local.evaluation.cases import GOLDEN_PATH
+
+# The types the recall goal is stated for (issue 7).
 RECALL_TYPES = ("lookup", "paraphrase", "multi_section", "long_form")
-DOCUMENT_TYPES = (*RECALL_TYPES, "multi_turn", "topic_switch", "pii")
-
-Embed = Callable[[Sequence[str]], np.ndarray]
-
-
-def index_kb(conn, embed: Embed, repo_root: Path = REPO_ROOT) -> int:
-    """Index every document under kb/<tier>/ as the ingest Lambda would; returns the chunk count."""
-    total = 0
-    for sequence, path in enumerate(_kb_documents(repo_root), start=1):
-        source = path.relative_to(repo_root).as_posix()
-        data = path.read_bytes()
-        converted = convert_document(data, path.name)
-        chunks = chunk_document(source, converted)
-        index_document(
-            conn,
-            source=source,
-            tier=source.split("/")[1],
-            title=converted.title,
-            version_id=None,
-            sequencer=f"{sequence:08X}",
-            content_sha256=hashlib.sha256(data).hexdigest(),
-            chunks=[
-                ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body,
-                           content_hash=c.content_hash)
-                for c in chunks
-            ],
-            embed=embed,
-        )
-        total += len(chunks)
-    index_glossaries(conn, repo_root)
-    return total
-
-
-def _kb_documents(repo_root: Path) -> list[Path]:
-    """Every document under kb/<tier>/: a glossary.csv is not a document (caredesk.glossary)."""
-    kb_root = repo_root / "kb"
-    return sorted(p for tier in TIER_FOLDERS for p in (kb_root / tier).rglob("*")
-                  if p.is_file() and not is_glossary_key(p.name))
-
-
-def kb_glossaries(repo_root: Path = REPO_ROOT) -> list[Path]:
-    kb_root = repo_root / "kb"
-    return sorted(p for tier in TIER_FOLDERS for p in (kb_root / tier).rglob("*")
-                  if p.is_file() and is_glossary_key(p.name))
-
-
-def index_glossaries(conn, repo_root: Path = REPO_ROOT) -> int:
-    """Store every kb/<tier>/.../glossary.csv as the ingest Lambda would; returns the entry count."""
-    total = 0
-    for sequence, path in enumerate(kb_glossaries(repo_root), start=1):
-        data = path.read_bytes()
-        result = index_glossary(conn, source=path.relative_to(repo_root).as_posix(),
-                                tier=path.relative_to(repo_root / "kb").parts[0], version_id=None,
-                                sequencer=f"{sequence:08X}", content_sha256=glossary_digest(data),
-                                entries=parse_glossary(data, name=path.name))
-        total += result.entries
-    return total
 
 
 def load_golden(
     path: Path = GOLDEN_PATH, *, split: str | None = None, types: Iterable[str] | None = None
 ) -> list[dict]:
+    """The golden set's rows as dicts (cases.load_cases gives typed cases), of one split and some types."""
     wanted = set(types) if types is not None else None
     cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [
@@ -130,12 +64,6 @@ def is_hit(case: dict, hits: Sequence[SearchHit], k: int, *, section: bool = Fal
         return any((h.source, h.heading) in sections for h in hits[:k])
     sources = {g["source"] for g in case["gold"]}
     return any(h.source in sources for h in hits[:k])
-
-
-def section_coverage(case: dict, hits: Sequence[SearchHit], k: int) -> float:
-    sections = {(g["source"], g["heading"]) for g in case["gold"]}
-    found = sections & {(h.source, h.heading) for h in hits[:k]}
-    return len(found) / max(1, len(sections))
 
 
 @dataclass
