@@ -1,6 +1,6 @@
 """Calibrate the reviewer's semantic-support threshold on the golden set's dev split.
 
-Writes layers/common/python/caredesk/review_calibration.json (threshold, both distributions, the
+Writes layers/common/python/caredesk/query/review/review_calibration.json (threshold, both distributions, the
 embedding model version) and exits non-zero when the supported and unsupported clusters overlap.
 
     .venv/bin/python bench/calibrate_review.py
@@ -17,7 +17,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> int:
     from caredesk.embedding import Embedder
-    from caredesk.review import ReviewCalibrationError
+    from caredesk.query.review import ReviewCalibrationError
     from caredesk_local.review_calibration import calibrate_review
 
     try:

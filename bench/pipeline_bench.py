@@ -7,7 +7,7 @@ handover, appointment, multi-turn) two ways, side by side in the same run:
 
 - **state machine**: POST /ask on the local API -> QueryRunner -> moto's ASL interpreter ->
   the four Lambda handlers in-process (what `caredesk ask` does);
-- **direct**: the four steps' functions (`caredesk.steps.*_step.run_*`) called one after the
+- **direct**: the four steps' functions (`caredesk.query.<stage>.run_<stage>`) called one after the
   other in this process with the handlers' own clients, the StepEvent built by hand as the state
   machine builds it, the same Choice routing and the same SNS publish on handover.
 
@@ -120,10 +120,10 @@ class DirectPath:
     def ask(self, question: str, *, tier: str, patient_id: str, session_id: str) -> dict[str, Any]:
         from caredesk.calibration import floor_in_force
         from caredesk.contracts import parse_step_event
-        from caredesk.steps.generate_step import run_generate
-        from caredesk.steps.guard_step import run_guard
-        from caredesk.steps.retrieve_step import run_retrieve
-        from caredesk.steps.review_step import run_review
+        from caredesk.query.generate import run_generate
+        from caredesk.query.guard import run_guard
+        from caredesk.query.retrieve import run_retrieve
+        from caredesk.query.review import run_review
         from caredesk.store.db import connection_from_env
         from caredesk_local.api import execution_input
 

@@ -169,9 +169,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from caredesk.contracts import Passage
     from caredesk.embedding import Embedder
-    from caredesk.generation import ExtractiveGenerator
-    from caredesk.review import review_draft
-    from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
+    from caredesk.query.generate import ExtractiveGenerator
+    from caredesk.query.retrieve import RetrieveConfig, shaped_search
+    from caredesk.query.review import review_draft
     search_module = importlib.import_module("caredesk.store.search")  # the package re-exports search()
     from caredesk.store.db import connect
     from caredesk.store.migrations import apply_migrations

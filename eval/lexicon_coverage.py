@@ -36,7 +36,8 @@ sys.path.insert(0, str(REPO_ROOT / "layers" / "common" / "python"))
 sys.path.insert(0, str(REPO_ROOT / "local"))
 sys.path.insert(0, str(REPO_ROOT))
 
-from caredesk.glossary import Glossary, parse_glossary  # noqa: E402
+from caredesk.glossary import Glossary  # noqa: E402
+from caredesk.glossary_format import parse_glossary  # noqa: E402
 from caredesk.ingest.chunking import chunk_document  # noqa: E402
 from caredesk.ingest.convert import convert_document  # noqa: E402
 from caredesk.lexicon import WordNetSynonyms  # noqa: E402
@@ -165,7 +166,7 @@ def measure_retrieval(cases: Sequence[dict], glossary: Glossary, wordnet: WordNe
                       details: bool = False) -> list[str]:
     """Recall@5 of the Retrieve step's shaped_search on an embedded Postgres holding the sample KB."""
     from caredesk.embedding import Embedder
-    from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
+    from caredesk.query.retrieve import RetrieveConfig, shaped_search
     from caredesk.store.db import connect
     from caredesk.store.migrations import apply_migrations
     from caredesk_local.evaluation.direct_steps import caller_tier, is_hit, search_text

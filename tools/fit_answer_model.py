@@ -1,4 +1,4 @@
-"""Fit the answer models (caredesk/answers/answer_model.json) on the golden set's DEV split only.
+"""Fit the answer models (caredesk/query/generate/answers/answer_model.json) on the golden set's DEV split only.
 
     .venv/bin/python tools/fit_answer_model.py            # fit, report dev and held-out, write the JSON
     .venv/bin/python tools/fit_answer_model.py --report   # only measure the stored models
@@ -32,19 +32,18 @@ import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
-from caredesk.answers.compose import compose_answer, rank, select  # noqa: E402
-from caredesk.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel, decision_signals  # noqa: E402
-from caredesk.answers.features import UNIT_FEATURES, candidates, feature_matrix  # noqa: E402
-from caredesk.answers.model import MODEL_PATH, LogisticModel, fit_listwise, fit_logistic  # noqa: E402
 from caredesk.contracts import Passage  # noqa: E402
 from caredesk.embedding import Embedder  # noqa: E402
-from caredesk.generation import ExtractiveGenerator  # noqa: E402
 from caredesk.lexicon import LEXICON_DIR_ENV  # noqa: E402
+from caredesk.query.generate import ExtractiveGenerator  # noqa: E402
+from caredesk.query.generate.answers.compose import compose_answer, rank, select  # noqa: E402
+from caredesk.query.generate.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel, decision_signals  # noqa: E402
+from caredesk.query.generate.answers.features import UNIT_FEATURES, candidates, feature_matrix  # noqa: E402
+from caredesk.query.generate.answers.model import MODEL_PATH, LogisticModel, fit_listwise, fit_logistic  # noqa: E402
+from caredesk.query.retrieve import RetrieveConfig, shaped_search  # noqa: E402
+from caredesk.query.review import render_answer, review_draft  # noqa: E402
+from caredesk.query.review.relevance import read_with_lead_ins  # noqa: E402
 from caredesk.quotes import plain  # noqa: E402
-from caredesk.relevance import read_with_lead_ins  # noqa: E402
-from caredesk.review import review_draft  # noqa: E402
-from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search  # noqa: E402
-from caredesk.steps.review_step import render_answer  # noqa: E402
 from caredesk.store.db import connect  # noqa: E402
 from caredesk.store.migrations import apply_migrations  # noqa: E402
 from caredesk_local.evaluation.direct_steps import caller_tier, facts_present, load_golden, search_text  # noqa: E402
@@ -217,8 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(report, indent=1))
     if not args.report:
         MODEL_PATH.write_text(json.dumps({
-            "about": "Written by tools/fit_answer_model.py; features are explained in caredesk/answers/features.py "
-                     "and decision.py. Fitted on the golden set's dev split only.",
+            "about": "Written by tools/fit_answer_model.py; features are explained in "
+                     "caredesk/query/generate/answers/features.py and decision.py. "
+                     "Fitted on the golden set's dev split only.",
             # --relevance-only keeps the date the unit and decision models were fitted
             "fitted_at": (stored["fitted_at"] if args.relevance_only
                           else datetime.now(UTC).isoformat(timespec="seconds")),

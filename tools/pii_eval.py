@@ -1,7 +1,7 @@
 """Evaluate PII maskers on the PII test set (eval/pii/): recall and precision per entity type.
 
 Maskers compared, on dev and held-out:
-- `handwritten`: `caredesk.guard.pii.mask_at_rest` (what the audit and sessions tables store);
+- `handwritten`: `caredesk.query.guard.pii.mask_at_rest` (what the audit and sessions tables store);
 - `presidio`: presidio-analyzer with spaCy NER (en_core_web_sm) and the India recognizers
   (Aadhaar, PAN, voter id, passport, vehicle registration) added to the predefined ones;
 - `presidio-regex`: the same recognizers without NER (spaCy's blank English tokenizer only);
@@ -82,7 +82,7 @@ def load_set(split: str, directory: Path = PII_SET_DIR) -> list[Message]:
 
 
 def handwritten_spans(text: str) -> list[Span]:
-    from caredesk.guard.pii import mask_at_rest
+    from caredesk.query.guard import mask_at_rest
 
     return [(HANDWRITTEN_TYPES[f.kind], f.start, f.end) for f in mask_at_rest(text).findings]
 

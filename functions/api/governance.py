@@ -4,9 +4,11 @@ from contextlib import nullcontext
 
 import boto3
 from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk import api_routes
 from caredesk.cfn.parse import deployed_template
 from caredesk.config import settings
+from caredesk.correlation import API_REQUEST_ID, correlated
 from caredesk.store.db import connection_from_env
 
 logger = Logger()
@@ -17,8 +19,9 @@ _TEMPLATE: dict = {}
 
 
 @logger.inject_lambda_context(log_event=False)
+@correlated(logger, API_REQUEST_ID)
 @tracer.capture_lambda_handler(capture_response=False)
-def handler(event: dict, context) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     # The template changes only with a deployment, which also replaces this container.
     if not _TEMPLATE:
         _TEMPLATE.update(deployed_template(CLOUDFORMATION, settings().required("stack_name")))

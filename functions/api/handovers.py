@@ -7,9 +7,11 @@ routes answer staff callers only (caredesk.api_routes).
 
 import boto3
 from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk import api_routes
 from caredesk.audit import AuditTrail
 from caredesk.config import settings
+from caredesk.correlation import API_REQUEST_ID, correlated
 from caredesk.handovers import ContactSealer, HandoverDesk
 
 logger = Logger()
@@ -39,8 +41,9 @@ ROUTES = {
 
 
 @logger.inject_lambda_context(log_event=False)
+@correlated(logger, API_REQUEST_ID)
 @tracer.capture_lambda_handler(capture_response=False)
-def handler(event: dict, context) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     route = ROUTES.get((event.get("httpMethod"), event.get("resource")))
     if route is None:  # only the template's three routes are wired to this function
         return api_routes.proxy_response(404, {"message": "not found"})

@@ -7,8 +7,10 @@ from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event i
     APIGatewayAuthorizerRequestEvent,
     APIGatewayAuthorizerResponse,
 )
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.authorizer import UnauthorizedError, authorizer_context, identify_caller
 from caredesk.config import settings
+from caredesk.correlation import API_REQUEST_ID, correlated
 from caredesk.errors import InvalidCallerTokenError
 
 logger = Logger()
@@ -23,9 +25,10 @@ def signing_key() -> bytes:
 
 
 @logger.inject_lambda_context(log_event=False)
+@correlated(logger, API_REQUEST_ID)
 @tracer.capture_lambda_handler(capture_response=False)
 @event_source(data_class=APIGatewayAuthorizerRequestEvent)
-def handler(event: APIGatewayAuthorizerRequestEvent, context) -> dict:
+def handler(event: APIGatewayAuthorizerRequestEvent, context: LambdaContext) -> dict:
     try:
         identity = identify_caller(event.headers.get("Authorization"), signing_key)  # case-insensitive
     except InvalidCallerTokenError as error:

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.utilities.parser import parse
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.config import settings
+from caredesk.correlation import CUSTOM_RESOURCE_REQUEST_ID, correlated
 from caredesk.custom_resource import CustomResourceRequest, CustomResourceResponse, send_response
 from caredesk.errors import CareDeskError
 from caredesk.store.db import connect, dsn_from_env
@@ -28,8 +30,9 @@ MIN_STATEMENT_TIMEOUT_MS = 1_000
 
 
 @logger.inject_lambda_context(log_event=False)
+@correlated(logger, CUSTOM_RESOURCE_REQUEST_ID)
 @tracer.capture_lambda_handler(capture_response=False)
-def handler(event: dict, context) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     request = parse(event=event, model=CustomResourceRequest)
     physical_id = request.physical_resource_id or PHYSICAL_ID
     try:

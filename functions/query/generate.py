@@ -2,12 +2,13 @@
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.contracts import parse_step_event
+from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
-from caredesk.generation import generator_from_env
 from caredesk.observability import STEP_TRACE_ID, step_metrics
+from caredesk.query.generate import generator_from_env, run_generate
 from caredesk.runtime import audit_trail
-from caredesk.steps.generate_step import run_generate
 from caredesk.store.db import connection_from_env
 
 logger = Logger()
@@ -18,11 +19,12 @@ EMBEDDER = get_embedder()
 GENERATOR = generator_from_env(EMBEDDER.embed)  # CAREDESK_GENERATOR: extractive (default) | bedrock | openai
 
 
-@logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)
+@logger.inject_lambda_context(log_event=False)
+@correlated(logger, STEP_TRACE_ID)
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 @step_metrics(metrics, "generate")
-def handler(event: dict, context) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     step_event = parse_step_event(event, requires=("guard", "retrieve"))
     result = run_generate(step_event, conn=connection_from_env(), embed=EMBEDDER.embed, audit=AUDIT,
                           generator=GENERATOR)

@@ -2,12 +2,13 @@
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.contracts import parse_step_event
+from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
-from caredesk.guard.gate import GuardConfig
 from caredesk.observability import STEP_TRACE_ID, step_metrics
+from caredesk.query.guard import GuardConfig, run_guard
 from caredesk.runtime import audit_trail, contact_sealer, session_memory
-from caredesk.steps.guard_step import run_guard
 
 logger = Logger()
 tracer = Tracer()
@@ -20,11 +21,12 @@ EMBEDDER = get_embedder()
 GUARD_CONFIG = GuardConfig.from_env()
 
 
-@logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)
+@logger.inject_lambda_context(log_event=False)
+@correlated(logger, STEP_TRACE_ID)
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 @step_metrics(metrics, "guard")
-def handler(event: dict, context) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     step_event = parse_step_event(event)
     result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBEDDER.embed, sealer=SEALER,
                        config=GUARD_CONFIG)

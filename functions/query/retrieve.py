@@ -2,14 +2,16 @@
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.answer_cache import knowledge_version, serve_from_cache
 from caredesk.calibration import floor_in_force, kb_version
 from caredesk.config import settings
 from caredesk.contracts import parse_step_event
+from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
 from caredesk.observability import STEP_TRACE_ID, step_metrics
+from caredesk.query.retrieve import RetrieveConfig, run_retrieve
 from caredesk.runtime import answer_cache, audit_trail, session_memory
-from caredesk.steps.retrieve_step import RetrieveConfig, run_retrieve
 from caredesk.store.db import connection_from_env
 from caredesk.store.search import SearchMode
 
@@ -27,11 +29,12 @@ CONFIG = RetrieveConfig(k=settings().retrieve_k, mode=SearchMode(settings().sear
 MEASURE_WITHIN_S = settings().inline_calibration_s
 
 
-@logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)
+@logger.inject_lambda_context(log_event=False)
+@correlated(logger, STEP_TRACE_ID)
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 @step_metrics(metrics, "retrieve")
-def handler(event: dict, context) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     step_event = parse_step_event(event, requires=("guard",))
     conn = connection_from_env()
     documents = kb_version(conn)  # read once: the cache key and the floor in force both depend on it

@@ -2,13 +2,15 @@
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.answer_cache import remember_answer
 from caredesk.contracts import parse_step_event
+from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
 from caredesk.embedding_memory import RememberedEmbed
 from caredesk.observability import STEP_TRACE_ID, step_metrics
+from caredesk.query.review import run_review
 from caredesk.runtime import answer_cache, audit_trail, contact_sealer, session_memory
-from caredesk.steps.review_step import run_review
 
 logger = Logger()
 tracer = Tracer()
@@ -23,11 +25,12 @@ EMBED = RememberedEmbed(EMBEDDER.embed)
 ANSWER_CACHE = answer_cache(EMBEDDER.model_version)
 
 
-@logger.inject_lambda_context(log_event=False, correlation_id_path=STEP_TRACE_ID)
+@logger.inject_lambda_context(log_event=False)
+@correlated(logger, STEP_TRACE_ID)
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 @step_metrics(metrics, "review")
-def handler(event: dict, context) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     step_event = parse_step_event(event, requires=("guard", "retrieve", "generate"))
     result = run_review(step_event, embed=EMBED, memory=MEMORY, audit=AUDIT, sealer=SEALER)
     metrics.add_metric(name=f"Review_{result.verdict.value}", unit=MetricUnit.Count, value=1)

@@ -15,7 +15,7 @@ from typing import Any
 
 from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.audit_seal import QuerySealer
-from caredesk.guard.pii import mask_at_rest
+from caredesk.query.guard import mask_at_rest
 
 
 def decrypt_sealed(

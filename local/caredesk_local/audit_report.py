@@ -12,8 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from caredesk.contracts import Outcome
-from caredesk.guard.gate import GuardAction
-from caredesk.steps.guard_step import OUTCOME_BY_ACTION
+from caredesk.query.guard import OUTCOME_BY_ACTION, GuardAction
 
 REPLY_OUTCOMES = {outcome.value for outcome in Outcome}
 SIDE_RECORDS = {"handover", "session"}

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from caredesk.calibration import Measurement, Probe, measure, measure_with_probes, recalibrate
-from caredesk.calibration import top_similarities as probe_similarities
+from caredesk.calibration import Measurement, measure, measure_with_probes, recalibrate
+from caredesk.calibration_probes import Probe
+from caredesk.calibration_probes import top_similarities as probe_similarities
 from caredesk.embedding import Embedder
 from caredesk.store.db import connect
 from caredesk.tiers import Tier
@@ -56,7 +57,8 @@ def calibrate_dsn(dsn: str, model_dir: Path, probes_path: Path | None = None, *,
         return measured[-1]
 
     with connect(dsn) as conn:
-        outcome, floor = recalibrate(conn, embedder, force=True, measure_floor=measure_floor)
+        tool = "caredesk calibrate --probes" if probes_path is not None else "caredesk calibrate"
+        outcome, floor = recalibrate(conn, embedder, force=True, measure_floor=measure_floor, measured_by=tool)
         if floor is None:  # another calibrator holds the lock: measure without storing
             outcome, measurement = "busy (not stored)", measure_floor(conn, embedder, k=5, mode=None, deadline=None)
             floor = measurement.floor

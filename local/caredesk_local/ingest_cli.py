@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from caredesk.audit import AuditTrail
 from caredesk.errors import CareDeskError
-from caredesk.glossary import is_glossary_key, parse_glossary
+from caredesk.glossary_format import is_glossary_key, parse_glossary
 from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.tiers import KB_PREFIX, Tier, tier_from_key

@@ -10,13 +10,12 @@ Examples come from the gold sections of the dev cases only (never held-out):
   too rare in this knowledge base to calibrate on (units of other documents almost never pass the
   lexical check); the lexical check catches those, and the tests feed the reviewer such drafts.
 Table rows are left out of the unsupported side: a row with one cell swapped is semantically the
-same sentence, and the reviewer checks rendered rows exactly instead (caredesk.review).
-Each example is scored with `caredesk.review.semantic_support` exactly as the reviewer scores it.
+same sentence, and the reviewer checks rendered rows exactly instead (caredesk.query.review.reviewer).
+Each example is scored with `caredesk.query.review.reviewer.semantic_support` exactly as the reviewer scores it.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -24,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from caredesk.glossary import GLOSSARY_FILENAME
-from caredesk.ingest.chunking import chunk_document
+from caredesk.glossary_format import GLOSSARY_FILENAME
+from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
-from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units
-from caredesk.review import (
+from caredesk.ingest.indexing import document_digest
+from caredesk.query.review.reviewer import (
     CALIBRATION_PATH,
     LEXICAL_SUPPORT,
     SUPPORTED_PERCENTILE,
@@ -36,12 +35,15 @@ from caredesk.review import (
     choose_semantic_threshold,
     semantic_support,
 )
+from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units
 from caredesk.text import content_words, numbers_in
+from caredesk.thresholds import REVIEW_SEMANTIC_SUPPORT, Threshold, kb_digest, write_shipped
 
 from caredesk_local.evaluation.cases import GOLDEN_PATH, REPO_ROOT
 from caredesk_local.evaluation.direct_steps import load_golden
 
 MIN_WORDS = 6
+MEASURED_BY = "bench/calibrate_review.py"  # stored with the threshold (caredesk.thresholds)
 
 
 def gold_bodies(cases: Sequence[dict], repo_root: Path = REPO_ROOT) -> list[str]:
@@ -77,14 +79,18 @@ def restatements(unit: str) -> list[str]:
     return out
 
 
-def kb_bodies(repo_root: Path = REPO_ROOT) -> dict[str, str]:
-    """Every chunk body of the knowledge base -> the source document it belongs to."""
+def kb_documents(repo_root: Path = REPO_ROOT) -> list[Path]:
+    """The sample knowledge base's documents."""
     folders = [repo_root / "kb" / tier for tier in ("public", "patient", "staff")]
     # A glossary.csv is vocabulary, not a document (caredesk.glossary): it has no chunks.
-    paths = sorted(p for folder in folders for p in folder.rglob("*")
-                   if p.is_file() and p.name.lower() != GLOSSARY_FILENAME)
+    return sorted(p for folder in folders for p in folder.rglob("*")
+                  if p.is_file() and p.name.lower() != GLOSSARY_FILENAME)
+
+
+def kb_bodies(repo_root: Path = REPO_ROOT) -> dict[str, str]:
+    """Every chunk body of the knowledge base -> the source document it belongs to."""
     bodies: dict[str, str] = {}
-    for path in paths:
+    for path in kb_documents(repo_root):
         source = path.relative_to(repo_root).as_posix()
         for chunk in chunk_document(source, convert_document(path.read_bytes(), path.name)):
             bodies.setdefault(chunk.body, source)
@@ -149,21 +155,27 @@ def calibrate_review(embedder, *, golden_path: Path = GOLDEN_PATH, out_path: Pat
     embed = CachedEmbed(embedder.embed)
     good = [semantic_support(sentence, [body], embed) for sentence, body in supported]
     bad = [semantic_support(sentence, [body], embed) for sentence, body in unsupported]
-    threshold, low, high = choose_semantic_threshold(good, bad)
-    result = {
-        "threshold": threshold,
+    value, low, high = choose_semantic_threshold(good, bad)
+    details = {
         "supported_low": round(low, 4),
         "unsupported_high": round(high, 4),
         "method": (f"middle of the gap between supported p{SUPPORTED_PERCENTILE} and unsupported "
                    f"p{UNSUPPORTED_PERCENTILE}; fails on overlap"),
         "score": "max cosine between the sentence and the cited chunk's quotable units "
-                 "(caredesk.review.semantic_support)",
+                 "(caredesk.query.review.reviewer.semantic_support)",
         "split": "dev",
-        "model_version": embedder.model_version,
-        "calibrated_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
         "supported": _distribution(good),
         "unsupported": _distribution(bad),
         "gold_chunks": len(gold_bodies(cases)),
     }
-    out_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    return result
+    threshold = Threshold(name=REVIEW_SEMANTIC_SUPPORT, value=value, model_version=embedder.model_version,
+                          kb_version=sample_kb_version(), measured_at=datetime.now(UTC).replace(microsecond=0),
+                          measured_by=MEASURED_BY, details=details)
+    return write_shipped(threshold, out_path)
+
+
+def sample_kb_version(repo_root: Path = REPO_ROOT) -> str:
+    """The version `caredesk.thresholds.kb_version` gives the sample KB's documents indexed with the default
+    chunking: what the examples were drawn from."""
+    return kb_digest((path.relative_to(repo_root).as_posix(), document_digest(path.read_bytes(), DEFAULT_TARGET_WORDS))
+                     for path in kb_documents(repo_root))

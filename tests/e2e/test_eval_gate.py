@@ -55,7 +55,7 @@ def test_a_degraded_retriever_fails_the_gate_naming_the_metric(sample_kb, monkey
 
     # Loaded before patching, so its `search` is patched and restored (a module imported while the
     # patch is active would keep the degraded function for the rest of the session).
-    importlib.import_module("caredesk.steps.retrieve_step")
+    importlib.import_module("caredesk.query.retrieve.step")
     real_search = search_module.search
 
     def degraded_search(conn, **kwargs):
@@ -70,7 +70,7 @@ def test_a_degraded_retriever_fails_the_gate_naming_the_metric(sample_kb, monkey
     ]
     for name in patched:
         monkeypatch.setattr(sys.modules[name], "search", degraded_search)
-    assert "caredesk.steps.retrieve_step" in patched, f"Retrieve step does not call store.search.search: {patched}"
+    assert "caredesk.query.retrieve.step" in patched, f"Retrieve step does not call store.search.search: {patched}"
 
     # Only the expected-`answered` cases (to bound CI time), so only the rules measured on exactly
     # those cases are checked: their n equals the baseline's.

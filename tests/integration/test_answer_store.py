@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-from caredesk.answers.inputs import answer_inputs
-from caredesk.answers.units import answer_units
 from caredesk.contracts import Passage
+from caredesk.query.generate.answers.inputs import answer_inputs
+from caredesk.query.generate.answers.units import answer_units
 from caredesk.store.documents import delete_document, index_document
 from caredesk.store.term_stats import term_stats
 from caredesk.store.units import stored_unit_vectors

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import psycopg
 import pytest
-from caredesk.appointments import Caller, escalation_score, lookup_appointment, nearest_rank_percentile
+from caredesk.query.generate.appointments import Caller, escalation_score, lookup_appointment, nearest_rank_percentile
 from caredesk.tiers import Tier
 
 OWNER_OF_1001 = "PAT-009"  # from the demo seed (local/caredesk_local/demo_data/appointments.sql)

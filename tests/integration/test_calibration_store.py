@@ -14,22 +14,19 @@ from collections.abc import Iterator
 import pytest
 from caredesk import calibration
 from caredesk.calibration import (
+    MEASURED_INLINE,
     SAFE_DEFAULT_FLOOR,
-    Floor,
-    IndexedChunk,
     calibrate_index,
-    derive_in_scope_probes,
     floor_in_force,
-    kb_version,
-    load_floor,
-    out_of_scope_questions,
     recalibrate,
-    sample_chunks,
-    save_floor,
 )
+from caredesk.calibration_probes import IndexedChunk, derive_in_scope_probes, out_of_scope_questions, sample_chunks
 from caredesk.governance import retrieval_floor
 from caredesk.store.db import connect
 from caredesk.store.documents import index_document
+from caredesk.thresholds import Floor, kb_version, load_floor, save_floor
+
+TOOL = "a test"
 
 
 class NamedEmbedder:
@@ -109,8 +106,8 @@ def test_overlapping_clusters_store_the_safe_default_with_the_reason(conn, embed
     assert measured.status == "default" and measured.value == SAFE_DEFAULT_FLOOR
     assert "overlap" in measured.reason and measured.out_of_scope_high >= measured.in_scope_low
 
-    outcome, stored = recalibrate(conn, embedder)
-    assert outcome == "default" and stored.calibrated_at is not None
+    outcome, stored = recalibrate(conn, embedder, measured_by=TOOL)
+    assert outcome == "default" and stored.calibrated_at is not None and stored.measured_by == TOOL
     assert load_floor(conn, kb=kb_version(conn)) == stored
     in_force = floor_in_force(conn, embedder)
     assert in_force.status == "default" and in_force.value == SAFE_DEFAULT_FLOOR
@@ -121,7 +118,7 @@ def test_overlapping_clusters_store_the_safe_default_with_the_reason(conn, embed
 
 def test_too_few_probes_store_the_safe_default(conn, embedder, make_chunks):
     _index(conn, embedder, make_chunks, "kb/public/tiny.md", CLINIC_SECTIONS[:2])
-    outcome, stored = recalibrate(conn, embedder)
+    outcome, stored = recalibrate(conn, embedder, measured_by=TOOL)
     assert outcome == "default" and "too few" in stored.reason and stored.value == SAFE_DEFAULT_FLOOR
 
 
@@ -131,10 +128,11 @@ def test_inline_measurement_stores_a_floor_used_by_the_next_requests(conn, embed
     first = floor_in_force(conn, embedder, measure_within_s=120)
     assert first.status in {"calibrated", "default"} and first.kb_version == kb_version(conn)
     assert load_floor(conn, kb=kb_version(conn)).value == first.value
+    assert first.floor.measured_by == MEASURED_INLINE == load_floor(conn).measured_by
     embedded = fake_embed.texts_embedded
     again = floor_in_force(conn, embedder, measure_within_s=120)
     assert again.floor == first.floor and fake_embed.texts_embedded == embedded, "read, not measured again"
-    assert recalibrate(conn, embedder)[0] == "unchanged"
+    assert recalibrate(conn, embedder, measured_by=TOOL)[0] == "unchanged"
 
 
 def test_a_changed_kb_makes_the_floor_stale_until_it_is_measured_again(conn, embedder, make_chunks):
@@ -154,7 +152,7 @@ def test_a_changed_kb_makes_the_floor_stale_until_it_is_measured_again(conn, emb
     assert reported["kb_version"] == before and reported["current_kb_version"] == now
     assert before in reported["reason"]
 
-    outcome, floor = recalibrate(conn, embedder)
+    outcome, floor = recalibrate(conn, embedder, measured_by=TOOL)
     assert outcome in {"calibrated", "default"} and floor.kb_version == now
     assert retrieval_floor(conn, model_version=embedder.model_version)["stale"] is False
     assert floor_in_force(conn, embedder).status == floor.status
@@ -181,9 +179,9 @@ def test_another_calibrator_holding_the_lock_is_not_waited_for(conn, embedder, m
     _index(conn, embedder, make_chunks, "kb/public/clinic.md", CLINIC_SECTIONS)
     with connect(postgres_dsn) as other, other.transaction():
         other.execute("SELECT pg_advisory_xact_lock(%s)", (calibration.CALIBRATION_LOCK_KEY,))
-        assert recalibrate(conn, embedder) == ("busy", None)
+        assert recalibrate(conn, embedder, measured_by=TOOL) == ("busy", None)
         assert floor_in_force(conn, embedder, measure_within_s=120).status == "default"
-    assert recalibrate(conn, embedder)[0] in {"calibrated", "default"}
+    assert recalibrate(conn, embedder, measured_by=TOOL)[0] in {"calibrated", "default"}
 
 
 def test_the_sql_sample_is_the_round_robin_the_derivation_takes(conn, embedder, make_chunks):
@@ -202,7 +200,7 @@ def test_a_floor_written_the_old_way_reads_as_a_calibrated_hand_probe_floor(conn
                  " VALUES ('kb-old', 'm', 0.328, 0.394, 0.263, 70)")
     conn.commit()
     floor = load_floor(conn, kb="kb-old")
-    assert (floor.status, floor.method, floor.reason) == ("calibrated", "probes", None)
+    assert (floor.status, floor.method, floor.reason, floor.measured_by) == ("calibrated", "probes", None, None)
     assert floor.value == pytest.approx(0.328)
 
 

@@ -69,11 +69,11 @@ def test_governance_json_matches_the_template(api_url, template, embedder):
 
 
 def test_governance_reports_the_floor_with_the_kb_version_it_was_calibrated_on(api_url, live_stack):
-    from caredesk.calibration import kb_version, load_floor
     from caredesk.store.db import connect
+    from caredesk.thresholds import kb_version, load_floor
     from caredesk_local.sample_kb import run_calibrate_function
 
-    run_calibrate_function(live_stack.running)  # earlier tests may have changed the documents
+    run_calibrate_function(live_stack.running, force=True)  # measured now, by this function, whatever ran before
     with connect(live_stack.stack.dsn) as conn:
         current = kb_version(conn)
         floor = load_floor(conn, kb=current)
@@ -83,6 +83,10 @@ def test_governance_reports_the_floor_with_the_kb_version_it_was_calibrated_on(a
     assert reported["current_kb_version"] == current and reported["calibrated_on_current_kb"] is True
     assert reported["status"] == floor.status and reported["stale"] is False and reported["method"] == "auto"
     assert posture["thresholds"]["semantic_safety_gate"]["threshold"] > 0
+    assert reported["measured_by"] == "CalibrateFunction" and reported["measured_at"] == reported["calibrated_at"]
+    for name, threshold in posture["thresholds"].items():  # each with the versions it was measured on, when, by what
+        assert {"value", "kb_version", "model_version", "measured_at", "measured_by"} <= set(threshold), name
+        assert threshold["model_version"] == floor.model_version, name
 
 
 def test_governance_handler_derives_from_the_deployed_template(live_stack, template, monkeypatch):

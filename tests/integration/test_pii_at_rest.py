@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.contracts import Caller, Outcome, Turn
-from caredesk.guard.pii import mask_pii
+from caredesk.query.guard.pii import mask_pii
 from caredesk.sessions import SessionMemory, new_session_id
 
 from tools.pii_eval import SPLITS, Message, load_set

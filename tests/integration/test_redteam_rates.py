@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from caredesk.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
+from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RUNNER = REPO_ROOT / "eval" / "redteam" / "run_redteam.py"
@@ -116,7 +116,7 @@ def outcomes(redteam, records):
             os.environ.pop("CAREDESK_MODEL_DIR")
         else:
             os.environ["CAREDESK_MODEL_DIR"] = previous
-    from caredesk.guard.safety import load_calibrated_threshold
+    from caredesk.query.guard.safety import load_calibrated_threshold
 
     return redteam.run(records, embed, load_calibrated_threshold())
 
@@ -155,7 +155,7 @@ def test_a_collapse_in_one_language_is_not_hidden_by_the_others(redteam, outcome
 def _as(decision, action):
     from dataclasses import replace
 
-    from caredesk.guard.gate import GuardAction
+    from caredesk.query.guard.gate import GuardAction
 
     return replace(decision, action=GuardAction(action))
 
@@ -189,8 +189,8 @@ def test_real_emergencies_stay_emergencies_for_every_tier_with_the_real_embedder
 
 def _guard_step(question, tier, embed, scratch_table):
     from caredesk.contracts import parse_step_event
+    from caredesk.query.guard.step import run_guard
     from caredesk.sessions import SessionMemory
-    from caredesk.steps.guard_step import run_guard
 
     from tests.conftest import load_event
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from caredesk.guard.gate import GuardAction, evaluate
-from caredesk.guard.safety import CALIBRATION_PATH
+from caredesk.query.guard.gate import GuardAction, evaluate
+from caredesk.query.guard.safety import CALIBRATION_PATH
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

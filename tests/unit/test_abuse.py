@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from caredesk.guard.abuse import detect_abuse
-from caredesk.guard.normalize import normalize_text
+from caredesk.query.guard.abuse import detect_abuse
+from caredesk.query.guard.normalize import normalize_text
 
 
 @pytest.mark.parametrize(

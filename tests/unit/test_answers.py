@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from caredesk.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel
-from caredesk.answers.features import UNIT_FEATURES, question_terms
-from caredesk.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
-from caredesk.answers.question import Kind, asked_kind, holds_kind, question_parts, salient_terms
-from caredesk.answers.units import HEADING_POSITION, answer_units
-from caredesk.appointments import policy_question
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.relevance import read_with_lead_ins, relevance_failures
+from caredesk.query.generate.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel
+from caredesk.query.generate.answers.features import UNIT_FEATURES, question_terms
+from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
+from caredesk.query.generate.answers.question import Kind, asked_kind, holds_kind, question_parts, salient_terms
+from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units
+from caredesk.query.generate.appointments import policy_question
+from caredesk.query.review.relevance import read_with_lead_ins, relevance_failures
+from caredesk.query.review.step import nearest_topic
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
-from caredesk.steps.review_step import nearest_topic
 
 FEE_BODY = (
     "| Specialty | Consultant | Head of Department |\n| --- | --- | --- |\n"
@@ -98,8 +98,8 @@ def test_a_message_that_asks_several_things_is_split_into_parts_with_its_context
 
 
 def test_each_part_of_a_question_gets_its_own_best_unit(embedder):
-    from caredesk.answers.compose import compose_answer
-    from caredesk.answers.inputs import embedded_inputs
+    from caredesk.query.generate.answers.compose import compose_answer
+    from caredesk.query.generate.answers.inputs import embedded_inputs
 
     fees = Passage(source="kb/public/opinion.md", chunk_id="kb/public/opinion.md#1", heading="Second Opinion > Fee",
                    body="A written second opinion costs **INR 1,500**. It is refunded if no opinion can be given.",
@@ -122,8 +122,8 @@ def test_each_part_of_a_question_gets_its_own_best_unit(embedder):
 
 
 def test_a_sentence_about_the_page_itself_is_never_quoted(embedder):
-    from caredesk.answers.compose import compose_answer
-    from caredesk.answers.inputs import embedded_inputs
+    from caredesk.query.generate.answers.compose import compose_answer
+    from caredesk.query.generate.answers.inputs import embedded_inputs
 
     page = Passage(source="kb/public/follow_up.md", chunk_id="kb/public/follow_up.md#0", heading="Follow-up Discount",
                    body="This page explains when a follow-up visit is free or discounted. "
@@ -272,7 +272,7 @@ def test_i_do_not_know_names_the_nearest_topic_only_when_there_is_one():
 
 
 def test_the_extractive_generator_drafts_without_a_store_too(embedder):
-    from caredesk.generation import ExtractiveGenerator
+    from caredesk.query.generate.backends import ExtractiveGenerator
 
     paying = Passage(source="kb/public/a.md", chunk_id="kb/public/a.md#1", heading="Fees > Paying",
                      body="Fees are paid at the **front desk** before the consultation. Cards and UPI are accepted.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from caredesk.appointments import escalation_score, find_appointment_ids, nearest_rank_percentile
+from caredesk.query.generate.appointments import escalation_score, find_appointment_ids, nearest_rank_percentile
 
 
 def test_appointment_ids_are_found_normalised_and_deduplicated() -> None:

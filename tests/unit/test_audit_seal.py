@@ -14,7 +14,7 @@ import pytest
 from botocore.exceptions import ClientError
 from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.audit_seal import QuerySealer
-from caredesk.guard.pii import mask_pii
+from caredesk.query.guard.pii import mask_pii
 from caredesk_local.audit_decrypt import decrypt_sealed
 from moto import mock_aws
 

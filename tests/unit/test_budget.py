@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from caredesk.errors import InvalidRequestError
-from caredesk.guard.budget import (
+from caredesk.query.guard.budget import (
     BudgetRejection,
     RequestTooLargeError,
     check_budget,

@@ -41,7 +41,8 @@ def test_concurrency_is_the_template_parameter_and_failures_are_tolerated_up_to_
     assert 0 < MAP["ToleratedFailurePercentage"] < 50
     parameter = TEMPLATE["Parameters"]["BulkIngestMaxConcurrency"]
     assert parameter["Type"] == "Number" and 1 <= parameter["MinValue"] <= parameter["Default"] <= parameter["MaxValue"]
-    assert MACHINE["DefinitionSubstitutions"]["BulkIngestMaxConcurrency"] == {"Ref": "BulkIngestMaxConcurrency"}
+    # Text (Fn::Sub), not a Ref to the Number: substitutions are text, and LocalStack rejects a number.
+    assert MACHINE["DefinitionSubstitutions"]["BulkIngestMaxConcurrency"] == {"Fn::Sub": "${BulkIngestMaxConcurrency}"}
 
 
 def test_each_item_invokes_the_ingest_function_with_the_standard_retry():
@@ -63,7 +64,7 @@ def test_every_substitution_is_defined_and_named_after_what_it_resolves():
     assert MACHINE["DefinitionSubstitutions"] == {
         "DocumentsBucketName": {"Ref": "DocumentsBucket"},
         "IngestFunctionArn": {"Fn::GetAtt": ["IngestFunction", "Arn"]},
-        "BulkIngestMaxConcurrency": {"Ref": "BulkIngestMaxConcurrency"},
+        "BulkIngestMaxConcurrency": {"Fn::Sub": "${BulkIngestMaxConcurrency}"},
     }
     resolved = json.loads(StackTemplate.read(REPO_ROOT).state_machine_definition("BulkIngestStateMachine"))
     assert resolved["States"]["Settings"]["Parameters"]["max_concurrency.$"] == "States.StringToJson('8')"

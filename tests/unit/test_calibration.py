@@ -10,14 +10,16 @@ import re
 import pytest
 from caredesk.calibration import (
     MIN_PROBES_EACH,
-    PROBE_MAX_WORDS,
     SAFE_DEFAULT_FLOOR,
     CalibrationOverlapError,
-    IndexedChunk,
     choose_floor,
     default_floor,
-    derive_in_scope_probes,
     floor_or_default,
+)
+from caredesk.calibration_probes import (
+    PROBE_MAX_WORDS,
+    IndexedChunk,
+    derive_in_scope_probes,
     out_of_scope_probes,
     out_of_scope_questions,
     question_from_chunk,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from caredesk.answers.compose import compose_answer
-from caredesk.answers.decision import DECISION_FEATURES, DecisionModel
-from caredesk.answers.inputs import embedded_inputs
-from caredesk.answers.model import LogisticModel
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.review import review_draft
-from caredesk.steps.review_step import render_answer
+from caredesk.query.generate.answers.compose import compose_answer
+from caredesk.query.generate.answers.decision import DECISION_FEATURES, DecisionModel
+from caredesk.query.generate.answers.inputs import embedded_inputs
+from caredesk.query.generate.answers.model import LogisticModel
+from caredesk.query.review.reviewer import review_draft
+from caredesk.query.review.step import render_answer
 
 # Selection is tested here, the answer-or-abstain decision elsewhere: this decider always answers.
 ALWAYS_ANSWER = DecisionModel(LogisticModel(DECISION_FEATURES, np.zeros(len(DECISION_FEATURES)), 0.0,
@@ -109,13 +109,13 @@ from pathlib import Path  # noqa: E402
 from caredesk.embedding import Embedder  # noqa: E402
 from caredesk.ingest.chunking import chunk_document  # noqa: E402
 from caredesk.ingest.convert import convert_document  # noqa: E402
-from caredesk.quotes import is_verbatim_quote, quotable_units, render_table  # noqa: E402
-from caredesk.review import (  # noqa: E402
+from caredesk.query.review.reviewer import (  # noqa: E402
     ReviewCalibrationError,
     calibration_model_version,
     choose_semantic_threshold,
     semantic_support_threshold,
 )
+from caredesk.quotes import is_verbatim_quote, quotable_units, render_table  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CARDIOLOGY_ROW = "Cardiology — Consultant: INR 900; Senior Consultant: INR 1,600; Head of Department: INR 2,500."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from caredesk.contracts import Outcome, Turn, parse_step_event
-from caredesk.followup import (
+from caredesk.query.guard.followup import (
     TOPIC_CHANGE_SIMILARITY,
     FollowUpDecision,
     Signal,
@@ -15,8 +15,8 @@ from caredesk.followup import (
     resolve_appointment_ids,
     signal,
 )
-from caredesk.query_shaping import question_focus
-from caredesk.steps.guard_step import run_guard
+from caredesk.query.guard.step import run_guard
+from caredesk.query.retrieve.query_shaping import question_focus
 
 from tests.conftest import load_event
 

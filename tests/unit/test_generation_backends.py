@@ -15,13 +15,18 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage, StepEvent
-from caredesk.generation import ExtractiveGenerator, GeneratorConfigError, describe_generator, generator_from_env
-from caredesk.generation.base import UNKNOWN_SOURCE_PREFIX, GenerationError, build_prompt, parse_answer
-from caredesk.generation.bedrock import BedrockGenerator
-from caredesk.generation.openai_compatible import OpenAICompatibleGenerator
+from caredesk.query.generate.backends import (
+    ExtractiveGenerator,
+    GeneratorConfigError,
+    describe_generator,
+    generator_from_env,
+)
+from caredesk.query.generate.backends.base import UNKNOWN_SOURCE_PREFIX, GenerationError, build_prompt, parse_answer
+from caredesk.query.generate.backends.bedrock import BedrockGenerator
+from caredesk.query.generate.backends.openai_compatible import OpenAICompatibleGenerator
+from caredesk.query.generate.step import run_generate
+from caredesk.query.review.reviewer import review_draft
 from caredesk.replies import I_DO_NOT_KNOW
-from caredesk.review import review_draft
-from caredesk.steps.generate_step import run_generate
 
 PUBLIC = Passage(source="kb/public/consultation_fees.md", chunk_id="kb/public/consultation_fees.md#5",
                  heading="Consultation Fees > Discounts > Senior Citizens",

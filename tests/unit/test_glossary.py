@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 from caredesk.errors import GlossaryFormatError
-from caredesk.glossary import Glossary, is_glossary_key, parse_glossary, stem
+from caredesk.glossary import Glossary, stem
+from caredesk.glossary_format import is_glossary_key, parse_glossary
 from caredesk.lexicon import Lexicon, WordNetSynonyms
 
 from tests.conftest import REPO_ROOT

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 from caredesk import replies
-from caredesk.guard.gate import GuardAction, GuardConfig, evaluate
+from caredesk.query.guard.gate import GuardAction, GuardConfig, evaluate
 
 
 class RecordingEmbedder:
@@ -170,7 +170,7 @@ def test_blocked_turn_never_calls_the_embedder():
 
 def _paraphrase_embedder():
     """Crisis exemplars and the paraphrase share a direction; anchors and everything else do not."""
-    from caredesk.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
+    from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 
     crisis = {text for family, text in SAFETY_EXEMPLARS if family == "crisis"}
     anchors = set(BENIGN_ANCHORS)

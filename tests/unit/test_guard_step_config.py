@@ -9,9 +9,9 @@ import sys
 import pytest
 from caredesk import embedding, runtime
 from caredesk.contracts import parse_step_event
-from caredesk.guard.gate import GuardConfig
+from caredesk.query.guard.gate import GuardConfig
+from caredesk.query.guard.step import run_guard
 from caredesk.sessions import Conversation
-from caredesk.steps.guard_step import run_guard
 
 from tests.conftest import REPO_ROOT, load_event
 

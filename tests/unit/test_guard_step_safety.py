@@ -7,8 +7,8 @@ import boto3
 import pytest
 from caredesk import replies
 from caredesk.contracts import Caller, Outcome, parse_step_event
+from caredesk.query.guard.step import run_guard
 from caredesk.sessions import SessionMemory
-from caredesk.steps.guard_step import run_guard
 from moto import mock_aws
 
 from tests.conftest import load_event

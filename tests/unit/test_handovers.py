@@ -17,8 +17,8 @@ from caredesk.handovers import (
     HandoverNotFoundError,
     StaffAction,
 )
+from caredesk.query.guard.step import run_guard
 from caredesk.sessions import SessionMemory, new_session_id
-from caredesk.steps.guard_step import run_guard
 from moto import mock_aws
 
 from tests.conftest import load_event
@@ -175,8 +175,8 @@ def test_a_redelivered_message_does_not_reopen_a_closed_handover(aws):
 
 def test_a_handover_turn_is_not_remembered(aws, monkeypatch):
     """The Review step's handover (a draft that failed the safety check) leaves the session as it was."""
-    from caredesk.review import ReviewOutcome
-    from caredesk.steps import review_step
+    import caredesk.query.review.step as review_step
+    from caredesk.query.review.reviewer import ReviewOutcome
 
     monkeypatch.setattr(review_step, "review_draft",
                         lambda *a, **k: ReviewOutcome(kept=[], removed=[], safety_failure=True))
@@ -218,8 +218,8 @@ def test_a_staff_caller_is_pointed_to_the_doctor_on_duty_not_told_they_are_not_s
 def test_no_raw_value_of_the_pii_set_reaches_the_handover_queue_or_work_list(aws):
     """Every message of eval/pii handed over (as the Guard step masks it, with the previous message as
     the conversation so far): the queue and the staff's work list hold no labelled value of it."""
-    from caredesk.guard.pii import mask_pii
     from caredesk.handovers import open_handover
+    from caredesk.query.guard.pii import mask_pii
 
     from tools.pii_eval import SPLITS, load_set
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from aws_lambda_powertools import Logger, Metrics
+from caredesk.correlation import correlated
 from caredesk.observability import (
     OUTCOMES,
     STEP_TRACE_ID,
@@ -79,18 +80,19 @@ def test_only_the_contract_outcomes_become_metrics():
 @pytest.mark.parametrize("step", sorted(STEP_HANDLERS))
 def test_every_step_handler_correlates_its_logs_and_reports_its_metrics(step):
     source = STEP_HANDLERS[step].read_text(encoding="utf-8")
-    assert "correlation_id_path=STEP_TRACE_ID" in source
+    assert "@correlated(logger, STEP_TRACE_ID)" in source
     assert f'@step_metrics(metrics, "{step}")' in source
     # Inside log_metrics, so the metrics are added before they are flushed.
     assert source.index("@metrics.log_metrics") < source.index("@step_metrics(")
 
 
 def test_the_correlation_path_finds_the_trace_id_of_a_step_event(capsys):
-    """Powertools resolves STEP_TRACE_ID in the step event: every log line then carries the trace id."""
+    """STEP_TRACE_ID finds the trace id in the step event: every log line then carries it."""
     event = load_event("guard_step.json")
     stream_logger = Logger(service="caredesk-correlation-test", stream=__import__("sys").stdout)
 
-    @stream_logger.inject_lambda_context(correlation_id_path=STEP_TRACE_ID)
+    @stream_logger.inject_lambda_context()
+    @correlated(stream_logger, STEP_TRACE_ID)
     def handler(event, context):
         stream_logger.info("one line")
         logging.getLogger("caredesk-correlation-test.child").warning("a library's line")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from caredesk.guard.output_screen import screen_sentence
+from caredesk.query.review.output_screen import screen_sentence
 
 SOURCES = [
     "Call the front desk on +91 80 4000 1234 (8am-8pm). Book online at https://clinic.example/booking. "

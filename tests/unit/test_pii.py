@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from caredesk.config import reset_settings
 from caredesk.errors import CareDeskError
-from caredesk.guard.pii import (
+from caredesk.query.guard.pii import (
     InvalidContactNumberError,
     luhn_valid,
     mask_at_rest,

@@ -6,8 +6,8 @@ import json
 
 import numpy as np
 import pytest
-from caredesk.guard.normalize import normalize_text
-from caredesk.guard.safety import (
+from caredesk.query.guard.normalize import normalize_text
+from caredesk.query.guard.safety import (
     GuardCalibrationError,
     SafetyFamily,
     SemanticGate,
@@ -228,7 +228,7 @@ def test_calibration_loading_fails_loudly(tmp_path):
 
 
 def test_committed_calibration_is_loadable_and_records_its_model():
-    from caredesk.guard.safety import CALIBRATION_PATH
+    from caredesk.query.guard.safety import CALIBRATION_PATH
 
     data = json.loads(CALIBRATION_PATH.read_text())
     assert load_calibrated_threshold() == data["threshold"]
@@ -289,7 +289,7 @@ def test_hindi_look_alikes_do_not_fire(text):
 
 
 def test_hindi_fold_unifies_spellings():
-    from caredesk.guard.normalize import fold_hindi
+    from caredesk.query.guard.normalize import fold_hindi
 
     assert fold_hindi("seene khoon zindagi saans chhod") == "sine khun jindagi sans chod"
     assert fold_hindi("ज़िंदगी हूँ") == "जिंदगी हूं"

@@ -260,7 +260,8 @@ def test_branch_list_is_well_formed():
 
 def test_the_sample_glossary_bridges_to_words_the_documents_use():
     """A meaning no document uses bridges to nothing; the glossary is public, so it holds no staff marker."""
-    from caredesk.glossary import parse_glossary, stems
+    from caredesk.glossary import stems
+    from caredesk.glossary_format import parse_glossary
 
     assert [relative(path) for path in glossaries()] == ["public/glossary.csv"]
     phrases = {tuple(text[i : i + n]) for text in (stems(document_text(p)) for p in all_documents())

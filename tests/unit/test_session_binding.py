@@ -8,8 +8,8 @@ import json
 import boto3
 import pytest
 from caredesk.contracts import Caller, Outcome, Turn, parse_step_event
+from caredesk.query.guard.step import run_guard
 from caredesk.sessions import SessionMemory, new_session_id
-from caredesk.steps.guard_step import run_guard
 from moto import mock_aws
 
 from tests.conftest import load_event

@@ -2,7 +2,7 @@
 
 Each configuration calls the Retrieve step's own `shaped_search` (over `caredesk.store.search.search`)
 with the query the pipeline shaped for the case: the guard's masked question, preceded by the previous
-answered question for a follow-up (`caredesk.followup.contextualise`); only the mode, k and the index
+answered question for a follow-up (`caredesk.query.guard.followup.contextualise`); only the mode, k and the index
 change. The chunk-size sweep re-chunks and re-embeds kb/ into its own Postgres schema per size, so the
 stack's index is never touched; the schema is dropped afterwards.
 """
@@ -18,9 +18,9 @@ from typing import Any
 
 import psycopg
 from caredesk.contracts import Turn
-from caredesk.followup import contextualise
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
-from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
+from caredesk.query.guard import contextualise
+from caredesk.query.retrieve import RetrieveConfig, shaped_search
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
 from caredesk.store.search import SearchMode

@@ -17,12 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from caredesk.contracts import Outcome, Passage, Turn
-from caredesk.followup import contextualise
-from caredesk.generation import ExtractiveGenerator
-from caredesk.guard.pii import mask_pii
-from caredesk.review import review_draft
-from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
-from caredesk.steps.review_step import render_answer
+from caredesk.query.generate import ExtractiveGenerator
+from caredesk.query.guard import contextualise, mask_pii
+from caredesk.query.retrieve import RetrieveConfig, shaped_search
+from caredesk.query.review import render_answer, review_draft
 from caredesk.store.search import SearchHit, SearchMode
 from caredesk.tiers import Tier
 

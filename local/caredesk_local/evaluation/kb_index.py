@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from caredesk.glossary import glossary_digest, index_glossary, is_glossary_key, parse_glossary
+from caredesk.glossary import glossary_digest, index_glossary
+from caredesk.glossary_format import is_glossary_key, parse_glossary
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.indexing import index_file
 

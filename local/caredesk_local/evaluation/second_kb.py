@@ -42,7 +42,7 @@ from caredesk import ingest
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.indexing import index_file
-from caredesk.query_shaping import question_focus
+from caredesk.query.retrieve import question_focus
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
 from caredesk.store.search import (
@@ -408,7 +408,7 @@ def rank_queries(conn, vectors: VectorCache, queries: Iterable[Query], mode: Sea
 def check_mirror(conn, embedder, queries: Sequence[Query]) -> tuple[int, int]:
     """(agreeing, compared): the first five chunks of shaped_hits vs the Retrieve step's shaped_search (whose
     displaced chunks follow the five and are not part of the page-level scores)."""
-    from caredesk.steps.retrieve_step import RetrieveConfig, shaped_search
+    from caredesk.query.retrieve import RetrieveConfig, shaped_search
 
     vectors = VectorCache(embedder.embed)
     agree = 0

@@ -18,7 +18,7 @@ and trailing `?.!` ignored). The key never holds the question; the item holds on
 verdict `approved`, nothing removed, at least one citation); never "I do not know", an error, a
 block, crisis or handover, anything about an appointment record (ids asked, named in the question
 or answer, or appointment facts: those are per caller and change without an ingest), and never a
-turn whose meaning depends on the conversation (`caredesk.followup` decided it is a follow-up, or
+turn whose meaning depends on the conversation (`caredesk.query.guard.followup` decided it is a follow-up, or
 the search used the conversation). The same question-side rules decide whether a lookup is made.
 
 **A hit** (`serve_from_cache`) is answered by the Retrieve step before any search: the guard still
@@ -39,7 +39,6 @@ from typing import Any
 import psycopg
 from botocore.exceptions import BotoCoreError, ClientError
 
-from caredesk.appointments import find_appointment_ids
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.calibration import kb_version
 from caredesk.contracts import (
@@ -55,6 +54,7 @@ from caredesk.contracts import (
     Verdict,
 )
 from caredesk.glossary import glossary_version
+from caredesk.query.generate import find_appointment_ids
 from caredesk.replies import I_DO_NOT_KNOW, make_reply
 from caredesk.sessions import SessionMemory
 from caredesk.tiers import Tier

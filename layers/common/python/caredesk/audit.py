@@ -18,7 +18,7 @@ from typing import Any
 from boto3.dynamodb.conditions import Attr, Key
 
 from caredesk.audit_seal import QuerySealer
-from caredesk.guard.pii import mask_at_rest
+from caredesk.query.guard import mask_at_rest
 
 # A handover's "opened" item follows the step that opened it; staff's later state changes of a
 # handover, and a foreign-session item, are traces of their own (caredesk.handovers, caredesk.sessions).

@@ -1,6 +1,6 @@
 """The question text at-rest masking removed, kept encrypted for auditors only (issue 16).
 
-An audit item's `masked_query` is in the at-rest form (`caredesk.guard.pii.mask_at_rest`): disclosed
+An audit item's `masked_query` is in the at-rest form (`caredesk.query.guard.pii.mask_at_rest`): disclosed
 health conditions and calendar dates are masked because stored text must not hold them. When that
 removed something, the trace's guard item also carries `sealed_query`: the pipeline's form of the
 question (identifiers such as phones, names and addresses still masked; the condition and the date

@@ -28,7 +28,7 @@ MAX_DOCUMENT_BYTES = 10_000_000
 DB_DSN_ENV = "CAREDESK_DB_DSN"
 DB_SECRET_ARN_ENV = "CAREDESK_DB_SECRET_ARN"
 LEXICON_DIR_ENV = "CAREDESK_LEXICON_DIR"
-# The generator's variables, kept as text: caredesk.generation parses them, so that a misconfigured
+# The generator's variables, kept as text: caredesk.query.generate.backends parses them, so that a misconfigured
 # generator fails the Generate step (GeneratorConfigError) and GET /governance reports it, rather than
 # every function failing at start.
 GENERATOR_VARIABLES = (

@@ -119,7 +119,7 @@ class GuardResult(_Model):
     gate: str | None = None
     history: list[Turn] = Field(default_factory=list)
     appointment_ids: list[str] = Field(default_factory=list)
-    # The message depends on the conversation (caredesk.followup): never answered from, nor stored in,
+    # The message depends on the conversation (caredesk.query.guard.followup): never answered from, nor stored in,
     # the answer cache.
     follow_up: bool = False
     reply: Reply | None = None

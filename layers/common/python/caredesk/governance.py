@@ -3,8 +3,9 @@
 Who may touch what is what `caredesk.cfn` reads from the template itself (the function/state
 machine/role policies, S3 triggers and API routes), never a second hand-kept list: locally from
 template.yaml, in AWS from the deployed stack's original template (`caredesk.cfn.parse.deployed_template`).
-Thresholds come from where they are stored (the calibration table, the guard's calibration.json)
-with the knowledge-base and model versions they were measured on; the generator describes itself.
+Thresholds come from their one store (`caredesk.thresholds`: the calibration table, the shipped JSON),
+each with the knowledge-base and model versions it was measured on, when and by what tool; the
+generator describes itself.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from caredesk.cfn.defaults import function_globals, parameter_default
 from caredesk.cfn.policies import access_map
 from caredesk.cfn.triggers import triggers
 from caredesk.config import MAX_DOCUMENT_BYTES, settings
+from caredesk.thresholds import describe as describe_thresholds
 from caredesk.tiers import Tier
 
 RISK = {
@@ -34,11 +36,11 @@ RISK = {
 
 # -- thresholds, budgets, models --------------------------------------------------------------------
 def guard_rule_families() -> dict[str, list[str]]:
-    from caredesk.guard.abuse import PATTERNS
-    from caredesk.guard.injection import FAMILIES
-    from caredesk.guard.output_screen import REASONS
-    from caredesk.guard.pii import PLACEHOLDERS
-    from caredesk.guard.safety import RULES
+    from caredesk.query.guard.abuse import PATTERNS
+    from caredesk.query.guard.injection import FAMILIES
+    from caredesk.query.guard.pii import PLACEHOLDERS
+    from caredesk.query.guard.safety import RULES
+    from caredesk.query.review.output_screen import REASONS
 
     families = {
         "pii_masking": sorted(PLACEHOLDERS),
@@ -50,24 +52,6 @@ def guard_rule_families() -> dict[str, list[str]]:
     for family, rules in RULES.items():
         families[f"safety.{family.value}"] = [name for name, _ in rules]
     return families
-
-
-def semantic_gate_threshold() -> dict[str, Any]:
-    from caredesk.guard.safety import CALIBRATION_PATH
-
-    data = json.loads(Path(CALIBRATION_PATH).read_text(encoding="utf-8"))
-    return {key: data.get(key) for key in ("threshold", "model_version", "split", "method", "goals")}
-
-
-def review_support_threshold() -> dict[str, Any]:
-    """The reviewer's calibrated semantic-support threshold, or that it is not calibrated yet."""
-    from caredesk.review import CALIBRATION_PATH as REVIEW_CALIBRATION_PATH
-
-    try:
-        data = json.loads(Path(REVIEW_CALIBRATION_PATH).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return {"status": "not_calibrated"}
-    return {"status": "calibrated", **{key: data.get(key) for key in ("threshold", "model_version", "split", "method")}}
 
 
 def embedding_model(model_dir: Path) -> dict[str, Any]:
@@ -94,29 +78,27 @@ def retrieval_floor(conn: Any, *, model_version: str | None = None) -> dict[str,
 
     in_force = lookup_floor(conn, model_version)
     floor = in_force.floor
+    shown = floor.record(in_force.status).describe()
     reason = floor.reason
     if in_force.status == STATUS_STALE:
         reason = f"the knowledge base changed since the floor was measured on {floor.kb_version}"
     return {
-        "status": in_force.status,
-        "value": floor.value,
-        "kb_version": floor.kb_version,
+        **shown,
         "current_kb_version": in_force.current_kb_version,
         "calibrated_on_current_kb": floor.kb_version == in_force.current_kb_version,
         "stale": in_force.status == STATUS_STALE,
         "reason": reason,
         "method": floor.method,
         "safe_default": SAFE_DEFAULT_FLOOR,
-        "model_version": floor.model_version,
         "in_scope_low": floor.in_scope_low,
         "out_of_scope_high": floor.out_of_scope_high,
         "probes": floor.probes,
-        "calibrated_at": floor.calibrated_at.isoformat() if floor.calibrated_at else None,
+        "calibrated_at": shown["measured_at"],  # its name before issue 18
     }
 
 
 def budgets(template: Mapping[str, Any]) -> dict[str, Any]:
-    from caredesk.guard.gate import GuardConfig
+    from caredesk.query.guard import GuardConfig
 
     guard = GuardConfig.from_env()
     config = settings()
@@ -150,7 +132,7 @@ def posture(template: Mapping[str, Any], *, floor: Mapping[str, Any], model_dir:
             glossary: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The whole posture document; `floor` is `retrieval_floor(conn)` (or an error description), `glossary`
     is `glossary_posture(conn)` (or an error description)."""
-    from caredesk.generation import describe_generator  # needs numpy (EmbeddingLayer): imported only here
+    from caredesk.query.generate import describe_generator  # needs numpy (EmbeddingLayer): imported only here
 
     return {
         "risk": RISK,
@@ -166,11 +148,7 @@ def posture(template: Mapping[str, Any], *, floor: Mapping[str, Any], model_dir:
         "triggers": triggers(template),
         "api_routes": api_routes(template),
         "guard_rule_families": guard_rule_families(),
-        "thresholds": {
-            "retrieval_floor": dict(floor),
-            "semantic_safety_gate": semantic_gate_threshold(),
-            "review_semantic_support": review_support_threshold(),
-        },
+        "thresholds": describe_thresholds(floor),
         "budgets": budgets(template),
         "glossary": dict(glossary) if glossary is not None else {"status": "not_read"},
         "generation": {

@@ -8,7 +8,7 @@ stack has one, an e-mail address. Staff work through it with `caredesk handovers
 the queue is drained into the HandoversTable (open -> closed); every state change (opened, shown,
 closed) is an audit item.
 
-At rest the message holds masked text only (`caredesk.guard.pii.mask_at_rest`). The contact number
+At rest the message holds masked text only (`caredesk.query.guard.pii.mask_at_rest`). The contact number
 a signed-in patient chose to give is KMS ciphertext under the handover key, whose key policy lets
 only the staff role decrypt, bound to the handover id by the encryption context. A public caller
 has no identity staff could call back, so their reply says how to reach the clinic instead of
@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.contracts import Caller, HandoverMessage, QueryState, Turn
 from caredesk.errors import CareDeskError, InvalidRequestError
-from caredesk.guard.pii import mask_at_rest
+from caredesk.query.guard import mask_at_rest
 from caredesk.replies import handover_reply
 from caredesk.sealing import KmsSealer
 from caredesk.tiers import Tier

@@ -163,8 +163,8 @@ class Lexicon:
         return found
 
     def stem_relation(self, question: str, *, wordnet: bool = True) -> Callable[[str], set[str]]:
-        """For the composer (`caredesk.answers.features.Related`): a question stem -> the stems related to
-        it, in `caredesk.text.content_words`' stemming, for the words of `question`. A glossary term of
+        """For the composer (`caredesk.query.generate.answers.features.Related`): a question stem -> the
+        stems related to it, in `caredesk.text.content_words`' stemming, for the words of `question`. A glossary term of
         several words ("heart specialist") relates each of its words to its meanings' words."""
         related: dict[str, set[str]] = {}
         for word in {m.group(0).lower() for m in _WORD.finditer(question)}:

@@ -1,7 +1,7 @@
 """What every query step reports to operators, the same way: logs joined to the audit, and metrics.
 
 - Logs: each step's log lines carry the request's trace id as Powertools' `correlation_id`
-  (`inject_lambda_context(correlation_id_path=STEP_TRACE_ID)`), the key of its audit items.
+  (`caredesk.correlation.correlated(logger, STEP_TRACE_ID)`), the key of its audit items.
 - Metrics (namespace CareDesk, dimension service): `StepLatency_<step>` (ms) and `StepFailed_<step>`
   for every step; `Outcome_<outcome>` when the step decided the reply (answered, abstained, blocked,
   crisis, handover). `Outcome_error` comes from the state machine's log (the fail-safe reply runs no

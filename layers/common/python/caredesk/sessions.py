@@ -24,7 +24,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from caredesk.contracts import Caller, QueryState, Turn
-from caredesk.guard.pii import mask_at_rest
+from caredesk.query.guard import mask_at_rest
 from caredesk.tiers import Tier
 
 # 18 random bytes -> 24 URL-safe characters (within SESSION_ID_PATTERN).

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from caredesk.answers.units import UNITS_VERSION
 from caredesk.config import MAX_DOCUMENT_BYTES
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
+from caredesk.query.generate import UNITS_VERSION
 from caredesk.store.documents import ChunkInput, IndexResult, index_document
 from caredesk.tiers import tier_from_key
 

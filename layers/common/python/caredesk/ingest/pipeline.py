@@ -29,15 +29,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.config import MAX_DOCUMENT_BYTES
 from caredesk.errors import CareDeskError, DocumentTooLargeError, GlossaryFormatError
-from caredesk.glossary import (
-    MAX_GLOSSARY_BYTES,
-    delete_glossary,
-    glossary_digest,
-    index_glossary,
-    is_glossary_key,
-    parse_glossary,
-    record_glossary_failure,
-)
+from caredesk.glossary import delete_glossary, glossary_digest, index_glossary, record_glossary_failure
+from caredesk.glossary_format import MAX_GLOSSARY_BYTES, is_glossary_key, parse_glossary
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.indexing import index_file
 from caredesk.ingest.s3_events import S3Record

@@ -17,8 +17,8 @@ from datetime import datetime
 import numpy
 import psycopg
 
-from caredesk.answers.units import answer_units
 from caredesk.errors import CareDeskError, EmbeddingError, InvalidRequestError
+from caredesk.query.generate import answer_units
 from caredesk.store.db import translate_disconnects
 from caredesk.tiers import Tier, tier_from_key
 
@@ -55,7 +55,7 @@ class IndexResult:
     kept: int = 0  # new chunks whose hash was stored (vector reused)
     removed: int = 0  # stored chunks whose hash is gone
     embedded: int = 0  # chunk texts sent to the embedder
-    units_embedded: int = 0  # answer-unit contexts sent to the embedder (caredesk.answers.units)
+    units_embedded: int = 0  # answer-unit contexts sent to the embedder (caredesk.query.generate.answers.units)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,178 @@
+"""The extractive draft: the units that answer the question, best section first, or nothing.
+
+1. Every answer unit of the retrieved chunks is scored by the fitted unit model (`features`).
+2. The best unit's section answers first: its best unit, then the section's other units that score
+   close to it (a list's items, the next sentence of a rule).
+3. Units of other sections of that document, then of one other document, join when they score close
+   to the best unit (another document closer); another row of a table already quoted joins only when
+   the question names its label.
+4. A message that asks several things ("what's the price and which files should I send?",
+   `question.question_parts`) also gets each part's best unit, scored by the same model against that
+   part alone, when it is not chosen already and the model rates it at least even (PART_MIN_SCORE).
+5. The decision model then says whether this is an answer at all (`decision`, on the whole question);
+   if not, the draft is empty and the reply is "I do not know".
+
+A table row shows only the columns the question names (all of them when it names none), so a question
+about Sunday hours is not answered with a branch's every column. Text is quoted without Markdown
+markup. Deterministic: scores are rounded before ranking and ties break on (chunk rank, position).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from caredesk.contracts import DraftSentence, Passage
+from caredesk.query.generate.answers.decision import Decision, DecisionModel, decision_signals
+from caredesk.query.generate.answers.features import (
+    UNIT_FEATURES,
+    Candidate,
+    QuestionPart,
+    QuestionTerms,
+    candidates,
+    feature_matrix,
+)
+from caredesk.query.generate.answers.model import LogisticModel, load_models
+from caredesk.quotes import plain
+from caredesk.text import content_words
+
+# Unit scores are the fitted ranker's log-odds: a unit of the best section joins when it scores within
+# SAME_SECTION_DELTA of the best unit, one of another section of the same document within
+# OTHER_SECTION_DELTA, one of another document within OTHER_DOCUMENT_DELTA; at most MAX_UNITS from
+# MAX_DOCUMENTS documents. Chosen on the dev split by a sweep that weighed facts held against citation
+# precision and length (docs/grounded-answers.md): a second document costs precision unless its unit is
+# nearly as good as the best. A rule that added another section only when it covered more of the
+# question's salient terms lost 13 of 117 dev answers (a fact is often a number, never a question term);
+# the reviewer's relevance check removes what does not address the question instead.
+MAX_UNITS = 8
+MAX_DOCUMENTS = 2
+SAME_SECTION_DELTA = 2.0
+OTHER_SECTION_DELTA = 3.0
+OTHER_DOCUMENT_DELTA = 1.0
+# A part's best unit joins at log-odds >= 0. Measured on dev (docs/grounded-answers.md): answers holding
+# every fact 87 -> 89 of 117 (multi_section 3 -> 4 of 11); any threshold from -2 to 2 gave the same.
+PART_MIN_SCORE = 0.0
+
+
+@dataclass(frozen=True)
+class Composition:
+    sentences: list[DraftSentence]
+    decision: Decision
+
+
+def unit_model() -> LogisticModel:
+    return LogisticModel.from_json(load_models()["unit"], UNIT_FEATURES)
+
+
+def compose_answer(
+    question_vector: np.ndarray,
+    terms: QuestionTerms,
+    passages: Sequence[Passage],
+    unit_vectors: Mapping[tuple[str, str], np.ndarray],
+    *,
+    scorer: LogisticModel | None = None,
+    decider: DecisionModel | None = None,
+    parts: Sequence[QuestionPart] = (),
+) -> Composition:
+    scorer = scorer or unit_model()
+    decider = decider or DecisionModel.load()
+    found = candidates(passages, question_vector, unit_vectors)
+    scored = rank(found, scorer.scores(feature_matrix(found, terms)))
+    chosen = select(scored, terms)
+    decision = decider.decide(decision_signals(scored, chosen, terms, passages))
+    if not decision.answer:
+        return Composition([], decision)
+    return Composition(render(with_parts(chosen, parts, passages, unit_vectors, scorer), terms), decision)
+
+
+def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Candidate]]:
+    """(score, candidate), best first; rounded so ties break on (chunk rank, position), not float noise."""
+    return sorted(
+        ((round(float(score), 4), c) for score, c in zip(scores, found, strict=True)),
+        key=lambda pair: (-pair[0], pair[1].passage_rank, pair[1].unit.position),
+    )
+
+
+def select(
+    scored: Sequence[tuple[float, Candidate]], terms: QuestionTerms, *, same_section_delta: float = SAME_SECTION_DELTA,
+    other_section_delta: float = OTHER_SECTION_DELTA, other_document_delta: float = OTHER_DOCUMENT_DELTA,
+    max_units: int = MAX_UNITS, max_documents: int = MAX_DOCUMENTS,
+) -> list[Candidate]:
+    """The chosen units in answer order (see the module docstring)."""
+    if not scored:
+        return []
+    best_score, best = scored[0]
+    chosen = [best]
+    for score, candidate in scored[1:]:
+        if len(chosen) >= max_units:
+            break
+        if candidate.unit.chunk_id == best.unit.chunk_id and score >= best_score - same_section_delta \
+                and not _sibling_row(candidate, chosen, terms):
+            chosen.append(candidate)
+    for score, candidate in scored[1:]:
+        if len(chosen) >= max_units or score < best_score - other_section_delta:
+            break
+        if candidate in chosen or _sibling_row(candidate, chosen, terms):
+            continue
+        documents = {c.passage.source for c in chosen}
+        if candidate.passage.source not in documents and (
+                len(documents) >= max_documents or score < best_score - other_document_delta):
+            continue
+        chosen.append(candidate)
+    sections = list(dict.fromkeys(c.unit.chunk_id for c in chosen))
+    return sorted(chosen, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
+
+
+def with_parts(
+    chosen: Sequence[Candidate], parts: Sequence[QuestionPart], passages: Sequence[Passage],
+    unit_vectors: Mapping[tuple[str, str], np.ndarray], scorer: LogisticModel,
+) -> list[Candidate]:
+    """`chosen` plus each part's best unit (see the module docstring), in answer order."""
+    out = list(chosen)
+    for part in parts:
+        found = candidates(passages, part.vector, unit_vectors)
+        if not found:
+            continue
+        score, best = rank(found, scorer.scores(feature_matrix(found, part.terms)))[0]
+        if score >= PART_MIN_SCORE and all(plain(best.unit.text) != plain(c.unit.text) for c in out):
+            out.append(best)
+    if len(out) == len(chosen):
+        return out
+    sections = list(dict.fromkeys(c.unit.chunk_id for c in out))
+    return sorted(out, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
+
+
+def _sibling_row(candidate: Candidate, chosen: Sequence[Candidate], terms: QuestionTerms) -> bool:
+    """Another row of a table a chosen row comes from, naming none of the question's terms in its label:
+    "the cardiology fee" is one row, not the whole fee table."""
+    if candidate.unit.row is None:
+        return False
+    label_words = content_words(candidate.unit.row.label)
+    named = any(terms.covers(stem, label_words) for stem in terms.weights)
+    return not named and any(c.unit.row is not None and c.unit.chunk_id == candidate.unit.chunk_id for c in chosen)
+
+
+def render(chosen: Sequence[Candidate], terms: QuestionTerms) -> list[DraftSentence]:
+    draft: list[DraftSentence] = []
+    for candidate in chosen:
+        unit = candidate.unit
+        cited = [unit.chunk_id]
+        lead_in = plain(unit.lead_in) if unit.lead_in else None
+        if lead_in and not any(s.text == lead_in for s in draft):
+            draft.append(DraftSentence(text=lead_in, chunk_ids=cited))
+        shown = asked_columns(unit.row.label, unit.row.pairs, terms) if unit.row else None
+        text = plain(unit.row.render(shown) if unit.row else unit.text)
+        draft.append(DraftSentence(text=text, chunk_ids=cited))
+    return draft
+
+
+def asked_columns(label: str, pairs: Sequence[tuple[str, str]], terms: QuestionTerms) -> list[str] | None:
+    """The headers the question names, in the header or the cell (None: it names none, show all).
+    Terms that name the row itself ("Riverside") choose the row, not a column."""
+    label_words = content_words(label)
+    stems = [stem for stem in terms.weights if not terms.covers(stem, label_words)]
+    named = [name for name, value in pairs
+             if any(terms.covers(stem, content_words(name) | content_words(value)) for stem in stems)]
+    return named or None

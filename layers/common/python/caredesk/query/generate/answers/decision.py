@@ -1,0 +1,107 @@
+"""Answer or "I do not know": a decision on several signals, not one cosine floor.
+
+A question on the clinic's topics that no document answers ("Do you have parking for bicycles?")
+retrieves chunks as close as an answerable one does, so no similarity threshold separates them. What
+does: whether the question's rare words occur in what was retrieved at all, how much of the question
+the chosen units cover, whether the kind of answer asked for was found, and how sure the unit model is
+of its best unit. A logistic model weighs them; its threshold keeps false abstention on the golden
+set's dev split at or below the target (`tools/fit_answer_model.py` records both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from caredesk.contracts import Passage
+from caredesk.query.generate.answers.features import Candidate, QuestionTerms
+from caredesk.query.generate.answers.model import LogisticModel, load_models
+from caredesk.query.generate.answers.question import Kind, holds_kind
+from caredesk.quotes import plain
+from caredesk.text import content_words
+
+DECISION_FEATURES = (
+    "best_unit",  # the unit ranker's score (log-odds) for the best unit
+    "best_cosine",  # the best unit's cosine to the question
+    "margin",  # the best unit's score minus the runner-up's
+    "chosen_coverage",  # IDF-weighted share of salient terms the chosen units (and headings) cover
+    "retrieved_coverage",  # the same over every retrieved chunk
+    "unseen_share",  # IDF-weighted share of salient terms that no chunk the caller may read contains
+    "best_unit_coverage",  # IDF-weighted share of salient terms the best unit (with its heading) covers
+    "kind_found",  # a kind of answer was asked for and a chosen unit holds it
+    "kind_missing",  # a kind was asked for and no chosen unit holds it
+    "top_similarity",  # the best chunk's cosine (the retriever's)
+)
+
+
+# The direction each signal may push the decision (fit_logistic's `signs`): +1 for answering.
+DECISION_SIGNS = (1, 1, 1, 1, 1, -1, 1, 1, -1, 1)
+
+
+@dataclass(frozen=True)
+class Decision:
+    answer: bool
+    score: float
+    threshold: float
+    reason: str  # "answer" or why not: the strongest signal against
+    signals: dict[str, float]
+
+
+def decision_signals(
+    scored: Sequence[tuple[float, Candidate]],
+    chosen: Sequence[Candidate],
+    terms: QuestionTerms,
+    passages: Sequence[Passage],
+) -> dict[str, float]:
+    if not scored:
+        return {name: 0.0 for name in DECISION_FEATURES}
+    chosen_words: set[str] = set()
+    for c in chosen:
+        chosen_words |= c.words | c.heading_words
+    retrieved_words: set[str] = set()
+    for p in passages:
+        retrieved_words |= content_words(plain(p.heading)) | content_words(plain(p.body))
+    best = scored[0][1]
+    asks = terms.kind is not Kind.OTHER
+    holds = asks and any(holds_kind(plain(c.unit.text), terms.kind) for c in chosen)
+    return {
+        "best_unit": scored[0][0],
+        "best_cosine": max(c.cosine for _p, c in scored),
+        "margin": scored[0][0] - (scored[1][0] if len(scored) > 1 else 0.0),
+        "chosen_coverage": terms.coverage(chosen_words),
+        "retrieved_coverage": terms.coverage(retrieved_words),
+        "unseen_share": sum(terms.weights[s] for s in terms.unseen) / (terms.total or 1.0),
+        "best_unit_coverage": terms.coverage(best.words | best.heading_words),
+        "kind_found": float(holds),
+        "kind_missing": float(asks and not holds),
+        "top_similarity": max((p.similarity for p in passages), default=0.0),
+    }
+
+
+@dataclass(frozen=True)
+class DecisionModel:
+    model: LogisticModel
+
+    @classmethod
+    def load(cls) -> DecisionModel:
+        return cls(LogisticModel.from_json(load_models()["decision"], DECISION_FEATURES))
+
+    def score(self, signals: dict[str, float]) -> float:
+        row = np.asarray([[signals[name] for name in DECISION_FEATURES]], dtype=np.float64)
+        return float(self.model.probabilities(row)[0])
+
+    def decide(self, signals: dict[str, float]) -> Decision:
+        score = round(self.score(signals), 4)
+        answer = score >= self.model.threshold
+        return Decision(answer, score, self.model.threshold, "answer" if answer else self._why_not(signals),
+                        {k: round(float(v), 4) for k, v in signals.items()})
+
+    def _why_not(self, signals: dict[str, float]) -> str:
+        """The signal that pulled the score down the most (standardised value x weight)."""
+        m = self.model
+        contributions = {
+            name: ((signals[name] - m.mean[i]) / m.scale[i]) * m.weights[i] for i, name in enumerate(m.features)
+        }
+        return "abstain:" + min(contributions, key=contributions.get)

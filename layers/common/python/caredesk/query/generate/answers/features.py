@@ -1,0 +1,201 @@
+"""The features of a candidate answer unit, none of which depends on this knowledge base.
+
+Each is a number a reader could check by hand: how close the unit and its section heading are to the
+question (cosine of stored vectors), how much of the question's rare vocabulary it shares
+(IDF-weighted, IDF from the indexed chunks), whether it holds the kind of answer asked for, where it
+sits in its section, and how the retriever ranked its chunk. `model.UnitModel` weighs them; the
+weights were fitted on the golden set's dev split (`tools/fit_answer_model.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from caredesk.contracts import Passage
+from caredesk.query.generate.answers.question import Kind, asked_kind, holds_kind, salient_terms
+from caredesk.query.generate.answers.units import AnswerUnit, answer_units
+from caredesk.quotes import plain
+from caredesk.text import content_words, mentions
+
+UNIT_FEATURES = (
+    "cosine",  # question . unit-in-context
+    "cosine_gap",  # cosine minus the best candidate's cosine (<= 0)
+    "heading_cosine",  # question . the unit's section heading
+    "chunk_similarity",  # question . the whole chunk (the retriever's dense score)
+    "rank_prior",  # 1 / (1 + the chunk's retrieval rank)
+    "term_overlap",  # IDF-weighted share of the question's salient terms in the unit
+    "context_overlap",  # the same in the unit and its heading together
+    "rarest_match",  # IDF of the rarest question term the unit holds / the question's rarest term's IDF
+    "section_gap",  # the best cosine in the unit's section minus the best cosine anywhere (<= 0)
+    "heading_overlap",  # the same, in the section heading
+    "kind_match",  # the question asks for a kind of answer and the unit holds it
+    "kind_miss",  # the question asks for a kind of answer and the unit does not hold it
+    "first_in_section",  # the unit opens its section (chunk)
+    "is_table_row",
+    "is_list_item",
+    "length",  # log(1 + words) / 4
+)
+
+_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
+
+Related = Callable[[str], set[str]]  # a word's stem -> stems a glossary/lexicon relates to it
+
+
+@dataclass(frozen=True)
+class QuestionTerms:
+    """The question's salient terms (stems) with their IDF weights, and what it asks for."""
+
+    kind: Kind
+    weights: dict[str, float]  # stem -> idf
+    related: dict[str, set[str]]  # stem -> related stems (synonyms), for coverage
+    unseen: frozenset[str] = frozenset()  # stems no chunk the caller may read contains (in any form)
+
+    @property
+    def total(self) -> float:
+        return sum(self.weights.values())
+
+    def covers(self, stem: str, words: set[str] | frozenset[str]) -> bool:
+        """The stem (or a word sharing its first letters: caredesk.text.mentions) or a word related to it
+        is among `words`."""
+        return bool(self.related[stem] & words) or mentions(stem, words)
+
+    def coverage(self, words: set[str] | frozenset[str]) -> float:
+        """IDF-weighted share of the salient terms that `words` cover."""
+        if not self.weights:
+            return 0.0
+        return sum(weight for stem, weight in self.weights.items() if self.covers(stem, words)) / self.total
+
+    def missing(self, words: set[str] | frozenset[str]) -> list[str]:
+        return [stem for stem in self.weights if not self.covers(stem, words)]
+
+    def restricted_to(self, part: str) -> QuestionTerms:
+        """The terms of one part of the question (`question.question_parts`), weighed as in the whole."""
+        stems = salient_terms(part)
+        return QuestionTerms(
+            kind=asked_kind(part),
+            weights={stem: weight for stem, weight in self.weights.items() if stem in stems},
+            related={stem: related for stem, related in self.related.items() if stem in stems},
+            unseen=frozenset(stem for stem in self.unseen if stem in stems),
+        )
+
+
+@dataclass(frozen=True)
+class QuestionPart:
+    """One of several things a message asks: its vector and its terms."""
+
+    vector: np.ndarray
+    terms: QuestionTerms
+
+
+def raw_words(question: str) -> list[str]:
+    """The question's words as typed (lower-cased), for the chunk-frequency lookup."""
+    return sorted({m.group(0).lower() for m in _WORD.finditer(question)})
+
+
+def question_terms(
+    question: str, idf: Callable[[str], float], related: Related | None = None,
+    unseen_words: frozenset[str] = frozenset(),
+) -> QuestionTerms:
+    """`idf(raw word)` weights each salient stem (the largest weight among the stem's raw forms);
+    `unseen_words` are the raw words no indexed chunk contains."""
+    salient = salient_terms(question)
+    weights: dict[str, float] = {}
+    seen: set[str] = set()
+    for word in raw_words(question):
+        stems = content_words(word) & salient
+        for stem in stems:
+            weights[stem] = max(weights.get(stem, 0.0), idf(word))
+            if word not in unseen_words:
+                seen.add(stem)
+    related_stems = {stem: (related(stem) if related else set()) - {stem} for stem in weights}
+    return QuestionTerms(
+        kind=asked_kind(question),
+        weights=weights,
+        related=related_stems,
+        unseen=frozenset(stem for stem in weights if stem not in seen and not related_stems[stem]),
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    unit: AnswerUnit
+    passage: Passage
+    passage_rank: int
+    cosine: float
+    heading_cosine: float
+    words: frozenset[str]  # stems of the unit (with its lead-in)
+    heading_words: frozenset[str]
+
+
+# A sentence about the document itself ("This page explains when a follow-up visit is free") answers
+# no question: it is never a candidate.
+ABOUT_THE_DOCUMENT = re.compile(
+    r"(?:(?:this|the following) (?:page|guide|document|leaflet|section|policy|sheet)\b[^.]{0,40}?|it )"
+    r"\b(?:explains|lists|describes|tells you|covers|sets out|is for|summari[sz]es|gives)\b",
+    re.IGNORECASE,
+)
+
+
+def candidates(
+    passages: Sequence[Passage], question_vector: np.ndarray, unit_vectors: Mapping[tuple[str, str], np.ndarray]
+) -> list[Candidate]:
+    """Every answer unit of the passages (duplicates dropped, first occurrence kept) with its cosines."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for rank, passage in enumerate(passages):
+        units = answer_units(passage.chunk_id, passage.heading, passage.body)
+        heading = units[0]
+        heading_cosine = float(unit_vectors[(passage.chunk_id, heading.context_hash)] @ question_vector)
+        heading_words = frozenset(content_words(plain(passage.heading)))
+        for unit in units[1:]:
+            key = plain(unit.text)
+            if key in seen or ABOUT_THE_DOCUMENT.match(key):
+                continue
+            seen.add(key)
+            vector = unit_vectors[(passage.chunk_id, unit.context_hash)]
+            words = content_words(" ".join(filter(None, (plain(unit.lead_in or ""), plain(unit.text)))))
+            out.append(Candidate(unit, passage, rank, float(vector @ question_vector), heading_cosine,
+                                 frozenset(words), heading_words))
+    return out
+
+
+def feature_matrix(found: Sequence[Candidate], terms: QuestionTerms) -> np.ndarray:
+    """One row per candidate, columns in UNIT_FEATURES order."""
+    if not found:
+        return np.zeros((0, len(UNIT_FEATURES)), dtype=np.float64)
+    best = max(c.cosine for c in found)
+    asks = terms.kind is not Kind.OTHER
+    first_positions: dict[str, int] = {}
+    for c in found:
+        first_positions[c.unit.chunk_id] = min(first_positions.get(c.unit.chunk_id, c.unit.position), c.unit.position)
+    section_best: dict[str, float] = {}
+    for c in found:
+        section_best[c.unit.chunk_id] = max(section_best.get(c.unit.chunk_id, -1.0), c.cosine)
+    rarest = max(terms.weights.values(), default=0.0) or 1.0
+    rows = []
+    for c in found:
+        holds = asks and holds_kind(plain(c.unit.text), terms.kind)
+        matched = [weight for stem, weight in terms.weights.items() if terms.covers(stem, c.words)]
+        rows.append([
+            c.cosine,
+            c.cosine - best,
+            c.heading_cosine,
+            c.passage.similarity,
+            1.0 / (1.0 + c.passage_rank),
+            terms.coverage(c.words),
+            terms.coverage(c.words | c.heading_words),
+            max(matched, default=0.0) / rarest,
+            section_best[c.unit.chunk_id] - best,
+            terms.coverage(set(c.heading_words)),
+            float(holds),
+            float(asks and not holds),
+            float(first_positions[c.unit.chunk_id] == c.unit.position),
+            float(c.unit.row is not None),
+            float(c.unit.is_list_item),
+            float(np.log1p(len(plain(c.unit.text).split())) / 4.0),
+        ])
+    return np.asarray(rows, dtype=np.float64)

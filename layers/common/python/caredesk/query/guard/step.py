@@ -1,0 +1,157 @@
+"""The Guard step: budget, PII masking, injection, safety gate, abuse; then the follow-up context.
+
+Nothing after this step sees the raw question: later steps read `masked_query` / `search_query`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from botocore.exceptions import BotoCoreError, ClientError
+
+from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.contracts import GuardResult, Outcome, QueryState, StepEvent
+from caredesk.handovers import ContactSealer, open_handover
+from caredesk.query.guard.followup import FollowUpDecision, contextualise, decide, resolve_appointment_ids
+from caredesk.query.guard.gate import GuardAction, GuardConfig, GuardDecision, evaluate
+from caredesk.replies import make_reply
+from caredesk.sessions import Conversation, SessionMemory, new_session_id
+from caredesk.tiers import Tier
+
+OUTCOME_BY_ACTION = {
+    GuardAction.BLOCK: Outcome.BLOCKED,
+    GuardAction.ABUSE: Outcome.BLOCKED,
+    GuardAction.OVER_BUDGET: Outcome.BLOCKED,
+    GuardAction.CRISIS: Outcome.CRISIS,
+    GuardAction.EMERGENCY: Outcome.CRISIS,
+    GuardAction.HANDOVER: Outcome.HANDOVER,
+}
+
+
+def run_guard(
+    event: StepEvent,
+    *,
+    memory: SessionMemory,
+    audit: AuditTrail,
+    embed: Callable[[Sequence[str]], np.ndarray] | None,
+    sealer: ContactSealer | None = None,
+    config: GuardConfig | None = None,
+) -> GuardResult:
+    """`config`: the guard's budgets and semantic threshold; None takes those in force
+    (`GuardConfig.from_env()`, what GET /governance reports), never the bare defaults."""
+    clock = Stopwatch()
+    state = event.state
+    tier = Tier.parse(state.caller.tier)
+    decision: GuardDecision = evaluate(state.request.question, embed=embed, config=config or GuardConfig.from_env())
+    conversation = _open_conversation(state, decision, memory)
+    result, follow_up = _result(event, decision, memory, conversation, embed, sealer, audit)
+    if conversation.foreign:
+        _record_foreign_session(event, conversation, audit)
+    audit.record(
+        AuditEvent(
+            trace_id=state.trace_id,
+            step="guard",
+            outcome=decision.action.value,
+            duration_ms=clock.ms(),
+            session_id=conversation.session_id,
+            tier=tier.label,
+            masked_query=decision.masked_query,
+            flags=list(decision.flags)
+            + (["session:foreign"] if conversation.foreign else [])
+            + (["session:unavailable"] if conversation.unavailable else []),
+            details={
+                "rule": decision.rule,
+                "gate": decision.gate,
+                # Whether the message depends on the conversation, and why (caredesk.query.guard.followup);
+                # a follow-up with no answered turn before it is searched as it is.
+                "follow_up": follow_up.follow_up,
+                "follow_up_reason": follow_up.reason,
+                "presented_session_id": conversation.presented_session_id if conversation.foreign else None,
+            },
+        )
+    )
+    return result
+
+
+def _open_conversation(state: QueryState, decision: GuardDecision, memory: SessionMemory) -> Conversation:
+    """The caller's conversation. A message the guard stops needs no memory, so its safety reply never
+    waits on the sessions table: if that is unreachable it gets a fresh, unbound session."""
+    try:
+        return memory.open(state.session_id, memory.owner_of(state.caller, state.request.client_id))
+    except (ClientError, BotoCoreError):
+        if decision.action is GuardAction.ALLOW:
+            raise
+        return Conversation(new_session_id(), None, state.session_id, foreign=False, unavailable=True)
+
+
+def _record_foreign_session(event: StepEvent, conversation: Conversation, audit: AuditTrail) -> None:
+    """Filed under the presented session, so its owner's timeline shows that someone else tried it."""
+    audit.record(
+        AuditEvent(
+            trace_id=f"{event.state.trace_id}:foreign-session",
+            step="session",
+            outcome="foreign_caller",
+            duration_ms=0,
+            session_id=conversation.presented_session_id,
+            tier=Tier.parse(event.state.caller.tier).label,
+            flags=["session:foreign"],
+            details={"fresh_session_id": conversation.session_id, "request_trace_id": event.state.trace_id},
+        )
+    )
+
+
+def _result(
+    event: StepEvent,
+    decision: GuardDecision,
+    memory: SessionMemory,
+    conversation: Conversation,
+    embed: Callable[[Sequence[str]], np.ndarray] | None,
+    sealer: ContactSealer | None,
+    audit: AuditTrail,
+) -> tuple[GuardResult, FollowUpDecision]:
+    state = event.state
+    common = {
+        "action": decision.action.value,
+        "masked_query": decision.masked_query,
+        "flags": list(decision.flags),
+        "rule": decision.rule,
+        "gate": decision.gate,
+        "session_id": conversation.session_id,
+    }
+    if decision.action is GuardAction.ALLOW:
+        history = memory.history(conversation)
+        follow_up = decide(decision.masked_query, history, embed=embed)
+        return GuardResult(
+            **common,
+            search_query=contextualise(decision.masked_query, history, follow_up),
+            history=history,
+            appointment_ids=resolve_appointment_ids(decision.masked_query, history, follow_up),
+            follow_up=follow_up.follow_up,
+        ), follow_up
+    outcome = OUTCOME_BY_ACTION[decision.action]
+    answer = decision.reply or ""
+    handover = None
+    if outcome is Outcome.HANDOVER:
+        if sealer is None:
+            raise RuntimeError("a handover needs the contact sealer (caredesk.runtime.contact_sealer)")
+        opened = open_handover(
+            state,
+            session_id=conversation.session_id,
+            reason=decision.rule or "guard",
+            masked_question=decision.masked_query,
+            history=memory.history(conversation),
+            sealer=sealer,
+            audit=audit,
+        )
+        handover, answer = opened.message, opened.reply
+    reply = make_reply(
+        trace_id=state.trace_id,
+        session_id=conversation.session_id,
+        outcome=outcome,
+        answer=answer,
+        started_at=event.started_at,
+    )
+    # A stopped turn is not searched and not remembered.
+    not_searched = FollowUpDecision(False, "not searched: the guard stopped the message")
+    return GuardResult(**common, search_query="", reply=reply, handover=handover), not_searched

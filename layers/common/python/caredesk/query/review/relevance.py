@@ -1,0 +1,89 @@
+"""The reviewer's relevance check: a supported sentence must also address the question.
+
+Support proves a sentence came from its source, not that it answers anything ("send" in a logging
+chunk answered an e-mail question). A sentence addresses the question when it (with its section
+heading) shares one of the question's salient terms, or when its meaning is close to the question
+(cosine at or above a threshold calibrated on the golden set's dev split), and a question that asks
+for a number-like answer (an amount, a time, a duration, a distance, a count) gets a draft that holds
+one somewhere. These signals are the reviewer's own: the composer ranks with a fitted model over
+stored unit vectors, the reviewer re-reads the words and embeds the sentences as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from caredesk.contracts import DraftSentence, Passage
+from caredesk.query.generate import Kind, asked_kind, holds_kind, load_models, salient_terms
+from caredesk.quotes import plain
+from caredesk.text import content_words, mentions
+
+NUMBER_LIKE = frozenset({Kind.AMOUNT, Kind.TIME, Kind.DURATION, Kind.DISTANCE, Kind.COUNT})
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+Related = Callable[[str], set[str]]
+
+
+def relevance_failures(
+    question: str,
+    sentences: Sequence[DraftSentence],
+    passages: Sequence[Passage],
+    embed: Embed,
+    threshold: float,
+    related: Related | None = None,
+) -> dict[int, str]:
+    """index -> reason for each sentence that does not address the question (checked sentences only:
+    a sentence that cites nothing retrieved is left to the support checks)."""
+    headings = {p.chunk_id: p.heading for p in passages}
+    checked = [i for i, s in enumerate(sentences) if s.chunk_ids and all(c in headings for c in s.chunk_ids)]
+    if not checked or not question.strip():
+        return {}
+    terms = salient_terms(question)
+    expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
+    readings = read_with_lead_ins([sentences[i] for i in checked])
+    vectors = embed([question] + readings)
+    cosines = vectors[1:] @ vectors[0]
+    failures: dict[int, str] = {}
+    for index, reading, cosine in zip(checked, readings, cosines, strict=True):
+        sentence = sentences[index]
+        if plain(sentence.text).endswith(":"):
+            continue  # a list's lead-in stands or falls with its items (below)
+        words = content_words(reading)
+        for chunk_id in sentence.chunk_ids:
+            words |= content_words(plain(headings[chunk_id]))
+        shares_term = any(mentions(form, words) for forms in expanded.values() for form in forms)
+        if not shares_term and float(cosine) < threshold:
+            failures[index] = "not_relevant:no_question_terms"
+    kind = asked_kind(question)
+    if kind in NUMBER_LIKE and not any(
+        holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
+    ):
+        failures.update({i: f"not_relevant:no_{kind.value}" for i in checked if i not in failures})
+    kept_items = [i for i in checked if i not in failures and not plain(sentences[i].text).endswith(":")]
+    if not kept_items:
+        failures.update({i: "not_relevant:lead_in_alone" for i in checked if i not in failures})
+    return failures
+
+
+def read_with_lead_ins(sentences: Sequence[DraftSentence]) -> list[str]:
+    """Each sentence as a reader meets it: a list item after the last lead-in ("... available for patients
+    who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing."""
+    lead_ins: dict[str, str] = {}
+    readings = []
+    for sentence in sentences:
+        text = plain(sentence.text)
+        chunk = sentence.chunk_ids[0] if sentence.chunk_ids else ""
+        if text.endswith(":"):
+            lead_ins[chunk] = text
+            readings.append(text)
+        else:
+            readings.append(f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text)
+    return readings
+
+
+def relevance_cosine_threshold() -> float:
+    """The calibrated cosine below which a sentence sharing no question term is off the question
+    (answer_model.json, `review_relevance`, written by tools/fit_answer_model.py on the dev split)."""
+    return float(load_models()["review_relevance"]["cosine_threshold"])

@@ -1,1 +1,0 @@
-"""The four query steps' logic; each handler calls one of these with its clients."""
