@@ -5,6 +5,7 @@ standard Lambda Retry; every substitution the ASL names is defined by the templa
 from __future__ import annotations
 
 import json
+import re
 
 from caredesk.cfn.parse import read_template
 from caredesk_local.template import StackTemplate
@@ -40,9 +41,12 @@ def test_concurrency_is_the_template_parameter_and_failures_are_tolerated_up_to_
     assert MAP["MaxConcurrencyPath"] == "$.max_concurrency"
     assert 0 < MAP["ToleratedFailurePercentage"] < 50
     parameter = TEMPLATE["Parameters"]["BulkIngestMaxConcurrency"]
-    assert parameter["Type"] == "Number" and 1 <= parameter["MinValue"] <= parameter["Default"] <= parameter["MaxValue"]
-    # Text (Fn::Sub), not a Ref to the Number: substitutions are text, and LocalStack rejects a number.
-    assert MACHINE["DefinitionSubstitutions"]["BulkIngestMaxConcurrency"] == {"Fn::Sub": "${BulkIngestMaxConcurrency}"}
+    # A String with a pattern: substitutions are text, and LocalStack turns a Number parameter into an integer.
+    assert parameter["Type"] == "String"
+    pattern = re.compile(parameter["AllowedPattern"])
+    assert pattern.fullmatch(parameter["Default"]) and pattern.fullmatch("1") and pattern.fullmatch("100")
+    assert not any(pattern.fullmatch(bad) for bad in ("0", "101", "08", "-1", "8.5", "", "eight"))
+    assert MACHINE["DefinitionSubstitutions"]["BulkIngestMaxConcurrency"] == {"Ref": "BulkIngestMaxConcurrency"}
 
 
 def test_each_item_invokes_the_ingest_function_with_the_standard_retry():
@@ -64,7 +68,7 @@ def test_every_substitution_is_defined_and_named_after_what_it_resolves():
     assert MACHINE["DefinitionSubstitutions"] == {
         "DocumentsBucketName": {"Ref": "DocumentsBucket"},
         "IngestFunctionArn": {"Fn::GetAtt": ["IngestFunction", "Arn"]},
-        "BulkIngestMaxConcurrency": {"Fn::Sub": "${BulkIngestMaxConcurrency}"},
+        "BulkIngestMaxConcurrency": {"Ref": "BulkIngestMaxConcurrency"},
     }
     resolved = json.loads(StackTemplate.read(REPO_ROOT).state_machine_definition("BulkIngestStateMachine"))
     assert resolved["States"]["Settings"]["Parameters"]["max_concurrency.$"] == "States.StringToJson('8')"
