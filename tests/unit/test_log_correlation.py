@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import io
 import json
-import sys
 import threading
 
 import pytest
 from aws_lambda_powertools import Logger
-from caredesk import embedding, runtime
 from caredesk.correlation import API_REQUEST_ID, correlate, correlated
 from caredesk.observability import STEP_TRACE_ID
 
 from tests.conftest import REPO_ROOT, load_event
-from tests.unit.test_guard_step_config import _Audit, _Context, _Embedder, _Memory
+from tests.guard_function_stubs import GuardContext, load_over_budget_guard_function
 
 HANDLERS = sorted((REPO_ROOT / "functions").glob("*/*.py"))
 
@@ -28,16 +25,7 @@ def _lines(stream: io.StringIO) -> list[dict]:
 @pytest.fixture
 def guard_function(monkeypatch):
     """functions/query/guard.py with a budget every question exceeds (nothing is embedded), logging to a buffer."""
-    monkeypatch.setenv("CAREDESK_MAX_QUERY_CHARS", "20")
-    monkeypatch.setenv("POWERTOOLS_METRICS_NAMESPACE", "CareDeskTest")
-    monkeypatch.setattr(runtime, "audit_trail", _Audit)
-    monkeypatch.setattr(runtime, "session_memory", _Memory)
-    monkeypatch.setattr(runtime, "contact_sealer", lambda: None)
-    monkeypatch.setattr(embedding, "get_embedder", _Embedder)
-    spec = importlib.util.spec_from_file_location("guard_function_correlated", REPO_ROOT / "functions/query/guard.py")
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)
-    spec.loader.exec_module(module)
+    module = load_over_budget_guard_function(monkeypatch, "guard_function_correlated")
     stream = io.StringIO()
     previous = module.logger.registered_handler.setStream(stream)
     yield module, stream
@@ -56,7 +44,7 @@ def test_each_invocation_of_a_step_logs_with_its_own_trace_id(guard_function):
     for trace_id in ("trace-first", "trace-second"):
         stream.seek(0)
         stream.truncate()
-        assert module.handler(_step_event(trace_id), _Context())["action"] == "over_budget"
+        assert module.handler(_step_event(trace_id), GuardContext())["action"] == "over_budget"
         seen[trace_id] = _lines(stream)
     for trace_id, lines in seen.items():
         assert lines and all(line.get("correlation_id") == trace_id for line in lines), lines

@@ -10,6 +10,9 @@ The semantic gate embeds the text and compares it with curated safety exemplars 
 (`exemplars.py`). Its score is a margin: cosine similarity to the closest safety exemplar minus that
 to the closest benign anchor. The closest exemplar's family fires when the margin reaches the
 threshold calibrated on the dev split (`calibration.json`, written by eval/redteam/run_redteam.py).
+
+Over 400 lines on purpose: about 240 of them are the rule table itself (phrases per family, with the
+cues that stand them down), which reviewers read and change as one list; the logic is the last 100.
 """
 
 from __future__ import annotations
