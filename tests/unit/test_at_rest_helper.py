@@ -1,0 +1,27 @@
+"""The at-rest check ignores a fragment inside a random identifier, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.at_rest import in_clear
+
+
+@pytest.mark.parametrize("text", [
+    '{"trace_id": "ingest-b25858b816dd0243210b1a37"}',
+    '{"version_id": "9dd2164c-15a4-48e3-9a05-5683943210bb"}',
+    '{"sequencer": "000018ED472B8349432102D0047"}',
+])
+def test_a_fragment_inside_a_random_identifier_is_no_leak(text):
+    assert not in_clear("43210", text)
+
+
+@pytest.mark.parametrize("text", [
+    '{"masked_question": "call me on 98765 43210"}',
+    '{"masked_question": "call me on 9876543210"}',
+    '{"masked_question": "call me on +919876543210"}',
+    '{"note": "43210"}',
+    'phone=98765-43210 trace=ingest-b25858b816dd02',
+])
+def test_a_number_in_clear_is_found(text):
+    assert in_clear("43210", text)
