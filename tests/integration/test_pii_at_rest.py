@@ -19,6 +19,7 @@ from caredesk.contracts import Caller, Outcome, Turn
 from caredesk.query.guard.pii import mask_pii
 from caredesk.sessions import SessionMemory, new_session_id
 
+from tests.at_rest import in_clear
 from tools.pii_eval import SPLITS, Message, load_set
 
 PATIENT = "PAT-004"
@@ -116,7 +117,7 @@ def test_an_auditor_decrypts_a_disclosure_and_the_decryption_is_audited(live_sta
     items = live_stack.trace(reply["trace_id"])
     guard = next(item for item in items if item["step"] == "guard")
     assert guard["masked_query"] == "My name is [NAME]. I have [CONDITION]; is my status shared with my employer?"
-    assert "HIV" not in json.dumps(items, default=str) and guard["sealed_query"]
+    assert not in_clear("HIV", json.dumps(items, default=str)) and guard["sealed_query"]
 
     trail = AuditTrail(live_stack.running.table("audit_table"))
     sealer = QuerySealer(live_stack.running.client("kms"), live_stack.running.info["audit_key"])

@@ -16,6 +16,12 @@ def test_a_fragment_inside_a_random_identifier_is_no_leak(text):
     assert not in_clear("43210", text)
 
 
+def test_a_word_inside_a_ciphertext_is_no_leak():
+    sealed = '{"sealed_query": "AQICAHgOg0O6ttonIHIVmNg+4zLPMTopUvTrZwi1ijGMEJc9B6yZwT0Pt0nFGKJ/w53z8="}'
+    assert not in_clear("HIV", sealed)
+    assert in_clear("HIV", '{"masked_query": "I have HIV; is my status shared?"}')
+
+
 @pytest.mark.parametrize("text", [
     '{"masked_question": "call me on 98765 43210"}',
     '{"masked_question": "call me on 9876543210"}',
