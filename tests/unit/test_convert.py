@@ -14,9 +14,11 @@ from caredesk.errors import (
     EmptyDocumentError,
     UnsupportedFormatError,
 )
+from caredesk.ingest.chunking import chunk_document
 from caredesk.ingest.convert import SUPPORTED_EXTENSIONS, ConvertedDocument, convert_document
 from caredesk.ingest.formats import csv as csv_format
 from caredesk.ingest.titles import humanise_stem
+from caredesk.query.generate import answer_units
 from fpdf import FPDF
 
 # --------------------------------------------------------------------------- fixture builders
@@ -379,6 +381,61 @@ def test_pdf_in_one_font_size_keeps_paragraphs_and_uses_metadata_title():
     assert doc.title == "Lab turnaround"
     assert "#" not in doc.markdown
     assert doc.markdown == "Short line one.\nShort line two."
+
+
+def _pdf_with_table(rows: list[list[str]], *, before: str, after: str) -> bytes:
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 11)
+    pdf.multi_cell(0, 6, before, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=9)
+    with pdf.table(text_align="LEFT", line_height=5) as table:
+        for values in rows:
+            row = table.row()
+            for value in values:
+                row.cell(value)
+    pdf.set_font("Helvetica", "", 11)
+    pdf.multi_cell(0, 6, after, new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+def test_a_pdf_table_is_read_back_as_a_table_with_its_header():
+    rows = [["Document", "When you get it"], ["Itemised bill", "At the visit"],
+            ["Stamped claim set", "Within 2 working days"], ["Doctor's certificate", "Within 3 working days"]]
+    doc = convert_document(_pdf_with_table(rows, before="Ask at the desk.", after="The first set is free."),
+                           "claims.pdf")
+    assert doc.markdown.split("\n\n") == [
+        "Ask at the desk.",
+        "| Document | When you get it |\n| --- | --- |\n| Itemised bill | At the visit |\n"
+        "| Stamped claim set | Within 2 working days |\n| Doctor's certificate | Within 3 working days |",
+        "The first set is free.",
+    ]
+    # each row is then an answer unit that reads with its header
+    rows_read = [unit.row.render() for chunk in chunk_document("claims", doc)
+                 for unit in answer_units(chunk.chunk_id, chunk.heading, chunk.body) if unit.row is not None]
+    assert rows_read == ["Itemised bill — When you get it: At the visit.",
+                         "Stamped claim set — When you get it: Within 2 working days.",
+                         "Doctor's certificate — When you get it: Within 3 working days."]
+
+
+def test_bold_words_and_two_aligned_lines_are_not_a_table():
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 11)
+    for _ in range(3):  # a bold span inside a sentence starts a fragment of its own, right where the text goes on
+        pdf.write(6, "The ")
+        pdf.set_font("Helvetica", "B", 11)
+        pdf.write(6, "first set")
+        pdf.set_font("Helvetica", "", 11)
+        pdf.write(6, " of claim documents is free.")
+        pdf.ln(6)
+    pdf.ln(6)
+    for label, value in (("Helpline", "1800-000-0000"), ("E-mail", "desk@example.org")):  # two lines: no table
+        pdf.cell(60, 6, label)
+        pdf.cell(60, 6, value, new_x="LMARGIN", new_y="NEXT")
+    doc = convert_document(bytes(pdf.output()), "prose.pdf")
+    assert "|" not in doc.markdown
+    assert "The first set of claim documents is free." in doc.markdown
 
 
 def test_pdf_page_without_text_gives_a_warning():

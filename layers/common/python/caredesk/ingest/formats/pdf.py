@@ -1,5 +1,6 @@
 """PDF (.pdf): text read with pypdf; headings recovered from font size (only when a few short
 lines are clearly larger than the body), paragraphs from vertical gaps, bullets as list items,
+tables from columns that line up (each row then reads with its header, as a Markdown table's does),
 running page headers and footers dropped. A scanned PDF (no text layer) is rejected: no OCR."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from caredesk.errors import CareDeskError, CorruptDocumentError, EmptyDocumentError
 from caredesk.ingest.formats import FormatResult
-from caredesk.ingest.markdown import ATX_HEADING, LIST_MARKER, collapse
+from caredesk.ingest.markdown import ATX_HEADING, LIST_MARKER, collapse, markdown_table
 
 # A heading is recovered from font size only when it is clearly larger than the body text and short.
 _PDF_HEADING_RATIO = 1.1
@@ -20,6 +21,13 @@ _PDF_HEADING_MAX_WORDS = 14
 _PDF_PARAGRAPH_GAP = 1.6  # a vertical gap this many times the usual line gap starts a paragraph
 _PDF_MAX_HEADING_SHARE = 0.3  # of the text's characters: more than that is not "a few headings"
 _PDF_BULLET = re.compile(r"^[•▪◦●‣∙·–]\s*")
+# A table: at least this many consecutive lines (header included) split into the same columns. A line
+# splits where a text fragment starts this many font sizes right of where the previous one would end
+# (its width estimated at half a font size per character), so a bold word inside a sentence never does.
+_PDF_TABLE_MIN_LINES = 3
+_PDF_COLUMN_GAP_SIZES = 2.0
+_PDF_GLYPH_WIDTH = 0.5
+_PDF_COLUMN_TOLERANCE = 2.0  # points: the same column in two lines
 
 
 @dataclass
@@ -28,6 +36,10 @@ class _PdfLine:
     size: float = 0.0  # dominant effective font size of the line; 0.0 when unknown
     x: float | None = None  # where the line starts on the page, when known
     y: float | None = None
+    # (start x, text) of each column the line's fragments fall into, when positions are known
+    cells: list[tuple[float, str]] | None = None
+    table_row: list[str] | None = None  # the line's cells, when it belongs to a table (_mark_tables)
+    table_header: bool = False
 
 
 def convert_pdf(data: bytes, name: str, max_bytes: int) -> FormatResult:
@@ -75,24 +87,74 @@ def _pdf_page_lines(page) -> list[_PdfLine]:  # noqa: ANN001
     located: list[_PdfLine] = []
     line = _PdfLine("")
     weights: Counter[float] = Counter()
+    pieces: list[tuple[tuple[float, float] | None, float, str]] = []  # the line's fragments
     for text, size, origin in fragments:
         for index, piece in enumerate(text.split("\n")):
             if index:
-                line.size = _dominant(weights)
+                line.size, line.cells = _dominant(weights), _columns(pieces)
                 located.append(line)
-                line, weights = _PdfLine(""), Counter()
+                line, weights, pieces = _PdfLine(""), Counter(), []
             if piece.strip() and line.x is None and origin is not None:
                 line.x, line.y = origin
             line.text += piece
             weights[round(size, 1)] += len(piece.strip())
-    line.size = _dominant(weights)
+            # only a fragment's first piece starts where the fragment does
+            pieces.append((origin if index == 0 else None, size, piece))
+    line.size, line.cells = _dominant(weights), _columns(pieces)
     located.append(line)
 
     plain_lines = plain.split("\n")
     if [collapse(line.text) for line in located] == [collapse(line) for line in plain_lines]:
-        return [line for line in located if line.text.strip()]
+        return _mark_tables([line for line in located if line.text.strip()])
     # The visitor did not reproduce the text exactly: keep the text, without layout (no structure guesses).
     return [_PdfLine(line) for line in plain_lines if line.strip()]
+
+
+def _columns(pieces: list[tuple[tuple[float, float] | None, float, str]]) -> list[tuple[float, str]] | None:
+    """(start x, text) per column of one line: a fragment starting well right of where the previous one
+    would end begins a new column. None when a fragment's position is unknown."""
+    columns: list[tuple[float, str]] = []
+    end: float | None = None
+    for origin, size, piece in pieces:
+        if not piece.strip() and origin is None:
+            continue
+        if origin is None:
+            if not columns:
+                return None
+            start, text = columns[-1]
+            columns[-1] = (start, text + piece)
+            end = (end or start) + len(piece) * _PDF_GLYPH_WIDTH * size
+            continue
+        x = origin[0]
+        if columns and end is not None and x - end < _PDF_COLUMN_GAP_SIZES * max(size, 1.0):
+            start, text = columns[-1]
+            columns[-1] = (start, text + piece)
+        elif piece.strip():
+            columns.append((x, piece))
+        else:
+            continue
+        end = x + len(piece) * _PDF_GLYPH_WIDTH * size
+    return [(x, collapse(text)) for x, text in columns if collapse(text)] or None
+
+
+def _mark_tables(lines: list[_PdfLine]) -> list[_PdfLine]:
+    """Mark runs of at least _PDF_TABLE_MIN_LINES consecutive lines with the same two or more columns
+    as a table (the first line its header). A wrapped cell breaks the run: its rows stay plain text."""
+    def same_columns(a: _PdfLine, b: _PdfLine) -> bool:
+        return (a.cells is not None and b.cells is not None and len(a.cells) == len(b.cells) >= 2
+                and all(abs(x - y) <= _PDF_COLUMN_TOLERANCE for (x, _), (y, _) in zip(a.cells, b.cells, strict=True)))
+
+    start = 0
+    while start < len(lines):
+        end = start + 1
+        while end < len(lines) and same_columns(lines[start], lines[end]):
+            end += 1
+        if end - start >= _PDF_TABLE_MIN_LINES and same_columns(lines[start], lines[start]):
+            for index in range(start, end):
+                lines[index].table_row = [text for _, text in lines[index].cells]
+            lines[start].table_header = True
+        start = end
+    return lines
 
 
 def _text_origin(cm, tm) -> tuple[float, float] | None:  # noqa: ANN001
@@ -176,7 +238,18 @@ def _pdf_markdown(pages: list[list[_PdfLine]]) -> str:
     breaks = _pdf_paragraph_breaks(pages)
     out: list[str] = []
     list_x: float | None = None  # start of the current list's bullets, to see where the list ends
+    table: list[list[str]] = []  # the rows of the table being read
     for index, (line, level) in enumerate(zip(lines, _pdf_heading_levels(lines), strict=True)):
+        if line.table_row is not None and not (line.table_header and table):
+            table.append(line.table_row)
+            continue
+        if table:
+            out.extend(["", markdown_table(table), ""])
+            table = []
+            list_x = None
+            if line.table_row is not None:  # a second table right after the first
+                table.append(line.table_row)
+                continue
         text = collapse(line.text)
         if level is not None:
             list_x = None
@@ -200,6 +273,8 @@ def _pdf_markdown(pages: list[list[_PdfLine]]) -> str:
             out[-1] = out[-1][:-1] + text
         else:
             out.append(text)
+    if table:
+        out.extend(["", markdown_table(table), ""])
     return "\n".join(out)
 
 
