@@ -418,6 +418,25 @@ def test_a_pdf_table_is_read_back_as_a_table_with_its_header():
                          "Doctor's certificate — When you get it: Within 3 working days."]
 
 
+@pytest.mark.parametrize("repeat_headings", [0, 1])
+def test_a_pdf_table_over_a_page_break_is_one_table(repeat_headings):
+    rows = [["Branch", "Sunday hours"], *[[f"Branch {n:02d}", f"{7 + n % 3}:00 to 12:00"] for n in range(70)]]
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=9)
+    with pdf.table(text_align="LEFT", line_height=5, repeat_headings=repeat_headings) as table:
+        for values in rows:
+            row = table.row()
+            for value in values:
+                row.cell(value)
+    assert pdf.page_no() == 2  # the table does run over the page break
+    doc = convert_document(bytes(pdf.output()), "branches.pdf")
+    assert doc.markdown.count("| Branch | Sunday hours |") == 1
+    assert doc.markdown.count("| --- |") == 1
+    assert [line for line in doc.markdown.splitlines() if line.startswith("| Branch ")][1:] == [
+        f"| Branch {n:02d} | {7 + n % 3}:00 to 12:00 |" for n in range(70)]
+
+
 def test_bold_words_and_two_aligned_lines_are_not_a_table():
     pdf = FPDF()
     pdf.add_page()

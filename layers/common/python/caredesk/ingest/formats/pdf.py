@@ -240,6 +240,12 @@ def _pdf_markdown(pages: list[list[_PdfLine]]) -> str:
     list_x: float | None = None  # start of the current list's bullets, to see where the list ends
     table: list[list[str]] = []  # the rows of the table being read
     for index, (line, level) in enumerate(zip(lines, _pdf_heading_levels(lines), strict=True)):
+        if line.table_row is not None and table and line.table_header and len(line.table_row) == len(table[0]):
+            # A table of as many columns right after one (each page's lines are read on their own): the
+            # same table going on over a page break, its header repeated there or not.
+            if line.table_row != table[0]:
+                table.append(line.table_row)
+            continue
         if line.table_row is not None and not (line.table_header and table):
             table.append(line.table_row)
             continue
