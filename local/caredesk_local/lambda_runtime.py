@@ -130,8 +130,12 @@ class LocalFunction:
             return module
 
     def load(self) -> Callable[[Any, Any], Any]:
-        _module_file, function_name = self.handler.rsplit(".", 1)
-        return getattr(self.handler_module(), function_name)
+        return self.handler_in(self.handler_module())
+
+    def handler_in(self, module: types.ModuleType) -> Callable[[Any, Any], Any]:
+        """The handler function of one container's module: every invocation takes its handler here
+        (the one seam caredesk_local.request_profile times)."""
+        return getattr(module, self.handler.rsplit(".", 1)[1])
 
     @contextlib.contextmanager
     def container(self) -> Iterator[tuple[types.ModuleType, int, Callable[[], None]]]:
@@ -238,7 +242,7 @@ class InProcessLambdaRuntime:
 
         try:
             with function.container() as (module, number, retire):
-                handler = getattr(module, function.handler.rsplit(".", 1)[1])
+                handler = function.handler_in(module)
                 # The thread's name is the container's: caredesk.store.db keeps one connection per name.
                 worker = threading.Thread(target=run, args=(handler,), name=f"lambda-{name}-{number}", daemon=True)
                 worker.start()

@@ -6,7 +6,8 @@ and removes them afterwards, so nothing is timed (and nothing costs) when no ben
 - the authorizer (`LocalAuthorizer.authorize`: its moto Lambda round trip and handler);
 - the execution (`QueryRunner.run`) and the moment moto's ASL interpreter ends it
   (`BaseExecutionWorkerCommunication.terminated`): what follows is waiting to notice the end;
-- each Lambda handler, on its own thread (`LocalFunction.load` hands out a timed handler), and
+- each Lambda handler, on its own thread (`LocalFunction.handler_in`, where every invocation takes its
+  container's handler, hands out a timed one), and
   inside a handler: SQL (`psycopg.Cursor.execute`/`executemany`), embedding
   (`Embedder._tokenize`/`_run`), audit writes (`AuditTrail.record`) and every other AWS call
   (`botocore` `_make_api_call`: sessions, KMS, SNS). The outermost timer on a handler's thread wins,
@@ -178,9 +179,9 @@ class RequestProfiler:
                 return result
             return terminated
 
-        def timed_load(original: Callable) -> Callable:
-            def load(function: Any) -> Callable:
-                handler = original(function)
+        def timed_handler_in(original: Callable) -> Callable:
+            def handler_in(function: Any, module: Any) -> Callable:
+                handler = original(function, module)
                 label = profiler._labels.get(function.name)
                 if label is None:
                     return handler
@@ -195,7 +196,7 @@ class RequestProfiler:
                         profiler._local.label = None
                         profiler._add(lambda s: s.handlers.__setitem__(label, s.handlers[label] + elapsed))
                 return timed_handler
-            return load
+            return handler_in
 
         def counted_tokenize(original: Callable) -> Callable:
             timed = nested(EMBEDDING)(original)
@@ -214,7 +215,7 @@ class RequestProfiler:
             (LocalAuthorizer, "authorize", wall(record_authorizer)),
             (QueryRunner, "run", timed_runner),
             (BaseExecutionWorkerCommunication, "terminated", noticed_end),
-            (LocalFunction, "load", timed_load),
+            (LocalFunction, "handler_in", timed_handler_in),
             (psycopg.Cursor, "execute", nested(SQL)),
             (psycopg.Cursor, "executemany", nested(SQL)),
             (Embedder, "_tokenize", counted_tokenize),

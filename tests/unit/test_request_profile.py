@@ -3,6 +3,8 @@ are gone when profiling ends."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from caredesk_local.request_profile import (
     API,
@@ -55,8 +57,37 @@ def test_patches_are_removed_when_profiling_ends():
     from caredesk.embedding import Embedder
     from caredesk_local.lambda_runtime import LocalFunction
 
-    before = (psycopg.Cursor.execute, Embedder._run, LocalFunction.load)
+    before = (psycopg.Cursor.execute, Embedder._run, LocalFunction.handler_in)
     profiler = RequestProfiler({})
     with profiler.installed():
         assert psycopg.Cursor.execute is not before[0]
-    assert (psycopg.Cursor.execute, Embedder._run, LocalFunction.load) == before
+    assert (psycopg.Cursor.execute, Embedder._run, LocalFunction.handler_in) == before
+
+
+HANDLER = """
+import time
+from caredesk.audit import AuditTrail
+
+def handler(event, context):
+    time.sleep(0.02)
+    AuditTrail.record(None, None)  # stands for an audit write inside the step
+    return {"ok": True}
+"""
+
+
+def test_an_invocation_through_the_runtime_is_timed_as_its_step(tmp_path, monkeypatch):
+    """The runtime's invoke path (a container per concurrent request) is what the profile times."""
+    from caredesk.audit import AuditTrail
+    from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
+
+    monkeypatch.setattr(AuditTrail, "record", lambda self, event: time.sleep(0.01))
+    (tmp_path / "app.py").write_text(HANDLER, encoding="utf-8")
+    runtime = InProcessLambdaRuntime()
+    runtime.register(LocalFunction(name="caredesk-ProfiledFunction", arn="arn:aws:lambda:us-east-1:1:function:p",
+                                   code_dir=tmp_path, handler="app.handler", timeout_s=5, memory_mb=128))
+    profiler = RequestProfiler({"caredesk-ProfiledFunction": "guard"})
+    with profiler.installed(), profiler.measure() as measured:
+        payload, errored, _logs = runtime.invoke("caredesk-ProfiledFunction", {})
+    assert (payload, errored) == ('{"ok": true}', False)
+    assert measured.handlers["guard"] >= 0.03
+    assert measured.nested[("guard", AUDIT)] >= 0.01
