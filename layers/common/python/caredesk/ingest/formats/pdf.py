@@ -112,21 +112,17 @@ def _pdf_page_lines(page) -> list[_PdfLine]:  # noqa: ANN001
 
 def _columns(pieces: list[tuple[tuple[float, float] | None, float, str]]) -> list[tuple[float, str]] | None:
     """(start x, text) per column of one line: a fragment starting well right of where the previous one
-    would end begins a new column. None when a fragment's position is unknown."""
+    would end begins a new column. None when the line's text starts at an unknown position (only a
+    line's first piece can lack one: it follows a line break inside a fragment)."""
     columns: list[tuple[float, str]] = []
-    end: float | None = None
+    end = 0.0  # where the last column's text is estimated to end
     for origin, size, piece in pieces:
-        if not piece.strip() and origin is None:
-            continue
         if origin is None:
-            if not columns:
+            if piece.strip():
                 return None
-            start, text = columns[-1]
-            columns[-1] = (start, text + piece)
-            end = (end or start) + len(piece) * _PDF_GLYPH_WIDTH * size
             continue
         x = origin[0]
-        if columns and end is not None and x - end < _PDF_COLUMN_GAP_SIZES * max(size, 1.0):
+        if columns and x - end < _PDF_COLUMN_GAP_SIZES * max(size, 1.0):
             start, text = columns[-1]
             columns[-1] = (start, text + piece)
         elif piece.strip():
@@ -149,7 +145,7 @@ def _mark_tables(lines: list[_PdfLine]) -> list[_PdfLine]:
         end = start + 1
         while end < len(lines) and same_columns(lines[start], lines[end]):
             end += 1
-        if end - start >= _PDF_TABLE_MIN_LINES and same_columns(lines[start], lines[start]):
+        if end - start >= _PDF_TABLE_MIN_LINES:  # same_columns held, so each line has two or more columns
             for index in range(start, end):
                 lines[index].table_row = [text for _, text in lines[index].cells]
             lines[start].table_header = True
@@ -240,22 +236,19 @@ def _pdf_markdown(pages: list[list[_PdfLine]]) -> str:
     list_x: float | None = None  # start of the current list's bullets, to see where the list ends
     table: list[list[str]] = []  # the rows of the table being read
     for index, (line, level) in enumerate(zip(lines, _pdf_heading_levels(lines), strict=True)):
-        if line.table_row is not None and table and line.table_header and len(line.table_row) == len(table[0]):
-            # A table of as many columns right after one (each page's lines are read on their own): the
-            # same table going on over a page break, its header repeated there or not.
-            if line.table_row != table[0]:
+        if line.table_row is not None:
+            # A header right after a table (each page's lines are read on their own) starts another table
+            # only when it has another number of columns; else the same table goes on over a page break,
+            # and a header repeated there is dropped.
+            if table and line.table_header and len(line.table_row) != len(table[0]):
+                out.extend(["", markdown_table(table), ""])
+                table = []
+            if not (table and line.table_header and line.table_row == table[0]):
                 table.append(line.table_row)
-            continue
-        if line.table_row is not None and not (line.table_header and table):
-            table.append(line.table_row)
             continue
         if table:
             out.extend(["", markdown_table(table), ""])
-            table = []
-            list_x = None
-            if line.table_row is not None:  # a second table right after the first
-                table.append(line.table_row)
-                continue
+            table, list_x = [], None
         text = collapse(line.text)
         if level is not None:
             list_x = None
