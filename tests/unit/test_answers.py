@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage
+from caredesk.query.generate.answers.compose import asked_columns
 from caredesk.query.generate.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel
 from caredesk.query.generate.answers.features import UNIT_FEATURES, question_terms
 from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
@@ -159,6 +160,21 @@ def test_a_row_renders_only_the_columns_asked_for_in_the_tables_order():
     row = next(u.row for u in answer_units("a#1", "A", FEE_BODY) if u.row is not None and u.row.label == "Cardiology")
     assert row.render(["Head of Department"]) == "Cardiology — Head of Department: INR 2,500."
     assert row.render(["Head of Department", "Consultant"]) == row.render()
+
+
+SECOND_OPINION_ROW = (("Written opinion", "INR 1,200"), ("Reviewed by", "Head of Department"))
+BRANCH_HOURS_ROW = (("Monday to Saturday", "7:30 to 13:00"), ("Sunday", "Closed"))
+
+
+def test_a_row_shows_the_figure_asked_for_when_the_named_columns_hold_none():
+    asks_fee = question_terms("What would I pay for the head of dermatology?", lambda _word: 3.0)
+    assert asked_columns("Dermatology", SECOND_OPINION_ROW, asks_fee) == ["Written opinion", "Reviewed by"]
+    names_fee = question_terms("What is the written opinion fee for dermatology?", lambda _word: 3.0)
+    assert asked_columns("Dermatology", SECOND_OPINION_ROW, names_fee) == ["Written opinion"]
+    # "Closed" answers a "when" question: the other days' hours stay out.
+    asks_time = question_terms("Is the branch open on Sundays?", lambda _word: 3.0)
+    assert asked_columns("Hillview", BRANCH_HOURS_ROW, asks_time) == ["Sunday"]
+    assert asked_columns("Dermatology", SECOND_OPINION_ROW, question_terms("Dermatology?", lambda _w: 3.0)) is None
 
 
 def test_question_terms_weigh_by_idf_and_mark_words_no_document_uses():

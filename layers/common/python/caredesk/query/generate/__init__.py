@@ -20,6 +20,7 @@ EXPORTS = {
     "answer_units": "answers.units",
     # The reviewer's relevance check reads the composer's question analysis and model file.
     "Kind": "answers.question",
+    "NUMBER_LIKE": "answers.question",
     "asked_kind": "answers.question",
     "holds_kind": "answers.question",
     "salient_terms": "answers.question",

@@ -16,11 +16,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.query.generate import Kind, asked_kind, holds_kind, load_models, salient_terms
+from caredesk.query.generate import NUMBER_LIKE, asked_kind, holds_kind, load_models, salient_terms
 from caredesk.quotes import plain
 from caredesk.text import content_words, mentions
-
-NUMBER_LIKE = frozenset({Kind.AMOUNT, Kind.TIME, Kind.DURATION, Kind.DISTANCE, Kind.COUNT})
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 Related = Callable[[str], set[str]]

@@ -19,6 +19,7 @@ markup. Deterministic: scores are rounded before ranking and ties break on (chun
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ from caredesk.query.generate.answers.features import (
     feature_matrix,
 )
 from caredesk.query.generate.answers.model import LogisticModel, load_models
+from caredesk.query.generate.answers.question import NUMBER_LIKE, holds_kind
 from caredesk.quotes import plain
 from caredesk.text import content_words
 
@@ -54,6 +56,8 @@ OTHER_DOCUMENT_DELTA = 1.0
 # A part's best unit joins at log-odds >= 0. Measured on dev (docs/grounded-answers.md): answers holding
 # every fact 87 -> 89 of 117 (multi_section 3 -> 4 of 11); any threshold from -2 to 2 gave the same.
 PART_MIN_SCORE = 0.0
+# A cell that says there is none ("Closed", "No") answers a "when" or "how much" as well as a figure does.
+_NONE_CELL = re.compile(r"\s*(closed|no|none|not (available|offered|applicable)|n/?a|-+)\s*[.;]?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -169,10 +173,18 @@ def render(chosen: Sequence[Candidate], terms: QuestionTerms) -> list[DraftSente
 
 
 def asked_columns(label: str, pairs: Sequence[tuple[str, str]], terms: QuestionTerms) -> list[str] | None:
-    """The headers the question names, in the header or the cell (None: it names none, show all).
+    """The headers the question names, in the header or the cell (None: it names none, show all). When
+    none of those cells states the figure the question asks for, the cells that do join them ("what
+    would I pay ... the head of department?" names the reviewer column and asks for the fee column).
     Terms that name the row itself ("Riverside") choose the row, not a column."""
     label_words = content_words(label)
     stems = [stem for stem in terms.weights if not terms.covers(stem, label_words)]
     named = [name for name, value in pairs
              if any(terms.covers(stem, content_words(name) | content_words(value)) for stem in stems)]
-    return named or None
+    if not named:
+        return None
+    values = dict(pairs)
+    answered = any(holds_kind(values[name], terms.kind) or _NONE_CELL.match(values[name]) for name in named)
+    if terms.kind in NUMBER_LIKE and not answered:
+        named = [name for name, value in pairs if name in named or holds_kind(value, terms.kind)]
+    return named

@@ -28,6 +28,10 @@ class Kind(StrEnum):
     OTHER = "other"
 
 
+# The kinds a table cell or a sentence states as a figure: a draft asking one must hold one somewhere.
+NUMBER_LIKE = frozenset({Kind.AMOUNT, Kind.TIME, Kind.DURATION, Kind.DISTANCE, Kind.COUNT})
+
+
 # First match wins: the more specific wordings come first ("how long" before "how", "how much
 # notice" is a duration, not an amount).
 _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
