@@ -45,8 +45,10 @@ from caredesk.tiers import Tier
 
 from caredesk_local.authorizer import AuthorizerRefusal, LocalAuthorizer
 from caredesk_local.handovers_cli import desk_for
+from caredesk_local.in_process_services import InProcessStepFunctions
 from caredesk_local.running import RunningStack
 from caredesk_local.state_machine_runtime import ExecutionEnds
+from caredesk_local.template import ACCOUNT_ID, REGION
 
 LOG = logging.getLogger("caredesk.local.api")
 EXECUTION_DEADLINE_S = 60.0
@@ -135,8 +137,8 @@ def error_reply(trace_id: str, session_id: str) -> dict[str, Any]:
 
 
 class QueryRunner:
-    """Starts a named execution and waits for its end, which the interpreter announces (moto has no
-    StartSyncExecution; caredesk_local.state_machine_runtime)."""
+    """Starts a named execution and waits for its end, which the interpreter announces with the status and
+    output StartSyncExecution would answer with (moto has none; caredesk_local.state_machine_runtime)."""
 
     def __init__(self, stepfunctions: Any, state_machine_arn: str, ends: ExecutionEnds) -> None:
         self._sfn = stepfunctions
@@ -148,11 +150,10 @@ class QueryRunner:
         started = self._sfn.start_execution(
             stateMachineArn=self._arn, name=execution["trace_id"], input=json.dumps(execution)
         )
-        if not self._ends.wait(started["executionArn"], deadline_s):
+        end = self._ends.wait(started["executionArn"], deadline_s)
+        if end is None:
             return "DEADLINE", None
-        described = self._sfn.describe_execution(executionArn=started["executionArn"])
-        output = json.loads(described["output"]) if described.get("output") else None
-        return described["status"], output
+        return end.status, json.loads(end.output) if end.output else None
 
 
 class LocalApi:
@@ -407,7 +408,8 @@ def serving(stack: Any, *, port: int, static_dir: Path | None = None) -> Iterato
     """The EmbeddedStack's API, every route as its template defines it, served on `port` for the block;
     yields the stack as the CLI commands see it."""
     api = LocalApi(
-        runner=QueryRunner(stack.client("stepfunctions"), stack.arn("QueryStateMachine"), stack.state_machines.ends),
+        runner=QueryRunner(InProcessStepFunctions(REGION, ACCOUNT_ID), stack.arn("QueryStateMachine"),
+                           stack.state_machines.ends),
         schema=request_schema(stack.template.body, "POST", "/ask"),
         authorizer=LocalAuthorizer.from_stack(stack),
         port=port,

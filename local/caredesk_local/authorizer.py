@@ -2,7 +2,8 @@
 
 The routes that carry `security: [CallerToken]` in the API's DefinitionBody are authorized as API
 Gateway authorizes them: the authorizer function named by the security scheme's `authorizerUri` is
-invoked (through moto, so the real handler runs in the in-process runtime) with a REQUEST event, and
+invoked (on moto's Lambda backend in this process, as the Task states are: caredesk_local.in_process_services;
+the real handler runs in the in-process runtime) with a REQUEST event, and
 its answer is mapped the way API Gateway maps it: an `Unauthorized` failure is a 401, a policy that
 does not allow the method is a 403, any other failure a 500; an allow passes its context on as
 `$context.authorizer`.
@@ -21,6 +22,7 @@ from typing import Any
 from caredesk.authorizer import UNAUTHORIZED
 from caredesk.cfn.api import lambda_authorizers, secured_routes
 
+from caredesk_local.in_process_services import InProcessLambdaClient
 from caredesk_local.template import ACCOUNT_ID, REGION
 
 LOCAL_API_ID = "local"
@@ -61,7 +63,7 @@ class LocalAuthorizer:
         uri = template.resolve(authorizer["authorizerUri"])
         function_arn = uri.split("/functions/", 1)[1].rsplit("/invocations", 1)[0]
         secured = frozenset(SecuredRoute(method, path) for method, path in secured_routes(template.body, scheme_name))
-        return cls(stack.client("lambda"), function_arn.rsplit(":", 1)[1], secured,
+        return cls(InProcessLambdaClient(REGION, ACCOUNT_ID), function_arn.rsplit(":", 1)[1], secured,
                    stage=template.resolve({"Ref": "StageName"}))
 
     def is_secured(self, method: str, path: str) -> bool:

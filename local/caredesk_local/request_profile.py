@@ -3,7 +3,7 @@
 `RequestProfiler.installed()` patches timers around the seams of the embedded path for the block
 and removes them afterwards, so nothing is timed (and nothing costs) when no benchmark asks:
 
-- the authorizer (`LocalAuthorizer.authorize`: its moto Lambda round trip and handler);
+- the authorizer (`LocalAuthorizer.authorize`: moto's Lambda backend and the handler);
 - the execution (`QueryRunner.run`) and the moment moto's ASL interpreter ends it
   (`BaseExecutionWorkerCommunication.terminated`): what follows is waiting to notice the end;
 - each Lambda handler, on its own thread (`LocalFunction.handler_in`, where every invocation takes its
@@ -14,7 +14,7 @@ and removes them afterwards, so nothing is timed (and nothing costs) when no ben
   so an audit write's PutItem is an audit write, not another AWS call.
 
 The components are exclusive and add up to the client's wall time: the API's own part (HTTP,
-validation, mapping) and the state machine's (start, interpreter, moto's Lambda round trips,
+validation, mapping) and the state machine's (start, interpreter, moto's Lambda backend,
 thread hand-offs) are what remains of their parent after the parts timed inside it. Timings are
 collected per request by `measure()`; requests must run one at a time while it is on (the timers
 are process-wide).
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Report order; every key a sample can hold.
-AUTHORIZER = "authorizer (moto Lambda round trip + handler)"
+AUTHORIZER = "authorizer (moto Lambda backend + handler)"
 API = "local API (HTTP, validation, mapping)"
-STATE_MACHINE = "state machine (start, ASL interpreter, moto round trips)"
+STATE_MACHINE = "state machine (start, ASL interpreter, Lambda backend)"
 END_NOTICED = "noticing the execution's end"
 SQL = "SQL (all steps)"
 EMBEDDING = "embedding (all steps)"

@@ -1,17 +1,21 @@
 """Runs moto's ASL interpreter at the cost of the work it orchestrates, and announces each execution's end.
 
 moto's Step Functions (`execute_state_machine`) interprets every execution on its own thread. Per
-execution it did three things that cost more than the orchestration itself (bench/ask_bench.py
+execution it did four things that cost more than the orchestration itself (bench/ask_bench.py
 profiles them; docs/benchmarks.md has the numbers):
 
 - it parsed the definition again (ANTLR, ~40 ms on 2 cores): here each definition is parsed once and
   every execution gets a deep copy of the parsed program (~3 ms), so no two executions share
-  interpreter state, as before;
+  interpreter state, as before; likewise each JSONPath string is parsed once (jsonpath_ng builds a
+  parser per call, ~0.35 ms, about 16 times per /ask);
 - it created a boto3 client for every Task state (milliseconds each, tens under load, and a new HTTP
   connection): here one client per service, region and endpoint is shared by the executions, as
   boto3 clients may be shared by threads;
 - moto has no StartSyncExecution, so a caller could only poll DescribeExecution: here the end of an
-  execution is announced (`ExecutionEnds.wait`), so the local API answers as soon as it ends.
+  execution is announced with its status and output (`ExecutionEnds.wait`), as StartSyncExecution
+  answers, so the local API replies as soon as it ends, without another round trip.
+- its Lambda Task states called moto's own Lambda service over HTTP: here they call its backend in
+  this process (caredesk_local.in_process_services: the same lookup, runtime and response shape).
 
 It also installs caredesk_local.distributed_map, which makes moto's Distributed Map behave as AWS's.
 
@@ -22,20 +26,29 @@ Like caredesk_local.lambda_runtime, this patches moto's internals (no supported 
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
 import sys
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from caredesk_local import moto_seams
 from caredesk_local.distributed_map import DistributedMapPatches
+from caredesk_local.in_process_services import InProcessLambdaClient
 
 SEAMS = (
     ("moto.stepfunctions.parser.backend.execution_worker", "ExecutionWorker._get_evaluation_entrypoint", ("self",)),
     ("moto.stepfunctions.parser.backend.execution", "BaseExecutionWorkerCommunication.terminated", ("self",)),
     ("moto.stepfunctions.parser.asl.utils.boto_client", "boto_client_for",
      ("region", "service", "state_credentials")),
+    *((module, "parse", (parameter,)) for module, parameter in (
+        ("moto.stepfunctions.parser.asl.utils.json_path", "path"),
+        ("moto.stepfunctions.parser.asl.component.common.path.result_path", "string"))),
 )
+# The modules that parse a JSONPath (InputPath, ResultPath, "x.$" parameters) on every state they run.
+JSONPATH_MODULES = tuple(module for module, name, _params in SEAMS if name == "parse")
+PARSED_PATHS = 4096  # distinct JSONPath strings kept parsed: a definition has tens
 CLIENT_FACTORY_MODULE = "moto.stepfunctions.parser.asl.utils.boto_client"
 # Imports the factory by name for the Lambda Task states: must be among the modules patched.
 LAMBDA_TASK_MODULE = "moto.stepfunctions.parser.asl.component.state.exec.state_task.lambda_eval_utils"
@@ -50,24 +63,33 @@ def check_seams() -> None:
                            "pin moto (requirements-dev.txt) or update caredesk_local/state_machine_runtime.py")
 
 
+@dataclass(frozen=True)
+class ExecutionEnd:
+    """What StartSyncExecution answers with: the execution's status and its output (JSON text or None)."""
+
+    status: str
+    output: str | None = None
+
+
 class ExecutionEnds:
-    """Executions that have ended, announced by the interpreter; `wait` returns when one has."""
+    """Executions that have ended, announced by the interpreter with their status and output; `wait`
+    returns the end once it has come (the caller needs no DescribeExecution round trip)."""
 
     def __init__(self) -> None:
-        self._ended: set[str] = set()
+        self._ended: dict[str, ExecutionEnd] = {}
         self._changed = threading.Condition()
 
-    def announce(self, execution_arn: str) -> None:
+    def announce(self, execution_arn: str, end: ExecutionEnd) -> None:
         with self._changed:
-            self._ended.add(execution_arn)
+            self._ended[execution_arn] = end
             self._changed.notify_all()
 
-    def wait(self, execution_arn: str, timeout_s: float) -> bool:
-        """True once the execution has ended (before or during the call), False after `timeout_s`."""
+    def wait(self, execution_arn: str, timeout_s: float) -> ExecutionEnd | None:
+        """The end once the execution has ended (before or during the call), None after `timeout_s`."""
         with self._changed:
-            ended = self._changed.wait_for(lambda: execution_arn in self._ended, timeout=timeout_s)
-            self._ended.discard(execution_arn)
-            return ended
+            if not self._changed.wait_for(lambda: execution_arn in self._ended, timeout=timeout_s):
+                return None
+            return self._ended.pop(execution_arn)
 
 
 class StateMachineRuntime:
@@ -80,6 +102,7 @@ class StateMachineRuntime:
 
     def install(self) -> None:
         check_seams()
+        from moto.core import DEFAULT_ACCOUNT_ID
         from moto.settings import moto_server_port
         from moto.stepfunctions.parser.backend.execution import BaseExecutionWorkerCommunication
         from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
@@ -103,7 +126,7 @@ class StateMachineRuntime:
             try:
                 terminated(communication)  # sets the status and output DescribeExecution reports
             finally:
-                ends.announce(communication.execution.exec_arn)
+                ends.announce(communication.execution.exec_arn, ended(communication.execution))
 
         # First, so the ItemReader's module is imported and its client factory shared like the Task states'.
         self.distributed_map.install()
@@ -117,10 +140,15 @@ class StateMachineRuntime:
             key = (region, service, str(moto_server_port()))
             with client_lock:
                 if key not in clients:
-                    clients[key] = create_client(region=region, service=service, state_credentials=state_credentials)
+                    clients[key] = (InProcessLambdaClient(region, DEFAULT_ACCOUNT_ID) if service == "lambda" else
+                                    create_client(region=region, service=service, state_credentials=state_credentials))
                 return clients[key]
 
         self._patch(ExecutionWorker, "_get_evaluation_entrypoint", parsed_once)
+        for module_name in JSONPATH_MODULES:
+            module = importlib.import_module(module_name)
+            # jsonpath_ng builds a new ply parser for every parse (~0.35 ms); a parsed path is only read.
+            self._patch(module, "parse", functools.lru_cache(maxsize=PARSED_PATHS)(module.parse))
         self._patch(BaseExecutionWorkerCommunication, "terminated", announced)
         # The Task states' modules imported the factory by name: replace it wherever it is bound.
         importlib.import_module(LAMBDA_TASK_MODULE)
@@ -142,3 +170,10 @@ class StateMachineRuntime:
         for owner, name, original in reversed(self._originals):
             setattr(owner, name, original)
         self._originals.clear()
+
+
+def ended(execution: Any) -> ExecutionEnd:
+    """moto's execution as DescribeExecution would report it (status, output as JSON text)."""
+    described = execution.to_describe_output()
+    status = described.get("status")
+    return ExecutionEnd(status=getattr(status, "value", status) or "FAILED", output=described.get("output"))

@@ -9,12 +9,16 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from caredesk_local.in_process_services import InProcessLambdaClient
 from caredesk_local.state_machine_runtime import (
     CLIENT_FACTORY_MODULE,
+    JSONPATH_MODULES,
     LAMBDA_TASK_MODULE,
+    ExecutionEnd,
     ExecutionEnds,
     StateMachineRuntime,
     check_seams,
+    ended,
 )
 
 QUERY_DEFINITION = (Path(__file__).resolve().parents[2] / "statemachine" / "query.asl.json").read_text()
@@ -34,21 +38,32 @@ def test_the_pinned_moto_has_every_seam():
     check_seams()
 
 
-def test_an_end_announced_before_or_during_the_wait_is_seen():
+def test_an_end_announced_before_or_during_the_wait_is_seen_with_its_output():
     ends = ExecutionEnds()
-    ends.announce("arn:early")
-    assert ends.wait("arn:early", timeout_s=0.01)
-    announcer = threading.Timer(0.05, ends.announce, args=("arn:later",))
+    ends.announce("arn:early", ExecutionEnd("SUCCEEDED", '{"outcome":"answered"}'))
+    assert ends.wait("arn:early", timeout_s=0.01) == ExecutionEnd("SUCCEEDED", '{"outcome":"answered"}')
+    announcer = threading.Timer(0.05, ends.announce, args=("arn:later", ExecutionEnd("FAILED")))
     announcer.start()
-    assert ends.wait("arn:later", timeout_s=5)
-    assert not ends.wait("arn:never", timeout_s=0.01)
+    assert ends.wait("arn:later", timeout_s=5) == ExecutionEnd("FAILED", None)
+    assert ends.wait("arn:never", timeout_s=0.01) is None
 
 
 def test_a_seen_end_is_forgotten():
     ends = ExecutionEnds()
-    ends.announce("arn:once")
-    assert ends.wait("arn:once", timeout_s=0.01)
-    assert not ends.wait("arn:once", timeout_s=0.01)
+    ends.announce("arn:once", ExecutionEnd("SUCCEEDED", "{}"))
+    assert ends.wait("arn:once", timeout_s=0.01) is not None
+    assert ends.wait("arn:once", timeout_s=0.01) is None
+
+
+def test_an_execution_ends_as_describe_execution_reports_it():
+    from moto.stepfunctions.parser.api import ExecutionStatus
+
+    def execution(status, output):
+        return SimpleNamespace(to_describe_output=lambda: {"status": status, **({"output": output} if output else {})})
+
+    assert ended(execution(ExecutionStatus.SUCCEEDED, '{"a":1}')) == ExecutionEnd("SUCCEEDED", '{"a":1}')
+    assert ended(execution(ExecutionStatus.FAILED, None)) == ExecutionEnd("FAILED", None)
+    assert ended(execution(None, None)) == ExecutionEnd("FAILED", None)
 
 
 def test_definition_parsed_once_each_execution_gets_its_own_program(installed, monkeypatch):
@@ -81,8 +96,25 @@ def test_task_states_share_one_client_per_service_until_uninstalled():
     try:
         client = lambda_tasks.boto_client_for(region="us-east-1", service="lambda", state_credentials=None)
         assert lambda_tasks.boto_client_for(region="us-east-1", service="lambda") is client
+        assert isinstance(client, InProcessLambdaClient)  # Task states invoke without an HTTP hop
         assert lambda_tasks.boto_client_for(region="us-east-1", service="sns") is not client
     finally:
         runtime.uninstall()
     assert lambda_tasks.boto_client_for is original
     assert factory.boto_client_for is original
+
+
+def test_each_jsonpath_is_parsed_once_until_uninstalled():
+    modules = [importlib.import_module(name) for name in JSONPATH_MODULES]
+    originals = [module.parse for module in modules]
+    runtime = StateMachineRuntime()
+    runtime.install()
+    try:
+        for module in modules:
+            assert module.parse("$.guard.masked_query") is module.parse("$.guard.masked_query")
+            assert module.parse("$.guard.masked_query") is not module.parse("$.guard.tier")
+        path = modules[0].parse("$.retrieve.passages")
+        assert [m.value for m in path.find({"retrieve": {"passages": [1, 2]}})] == [[1, 2]]
+    finally:
+        runtime.uninstall()
+    assert [module.parse for module in modules] == originals
