@@ -30,6 +30,7 @@ import functools
 import importlib
 import sys
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +64,10 @@ def check_seams() -> None:
                            "pin moto (requirements-dev.txt) or update caredesk_local/state_machine_runtime.py")
 
 
+# Ends kept for a waiter that has not come yet: the local API waits as soon as it has started one.
+KEPT_ENDS = 1024
+
+
 @dataclass(frozen=True)
 class ExecutionEnd:
     """What StartSyncExecution answers with: the execution's status and its output (JSON text or None)."""
@@ -75,13 +80,16 @@ class ExecutionEnds:
     """Executions that have ended, announced by the interpreter with their status and output; `wait`
     returns the end once it has come (the caller needs no DescribeExecution round trip)."""
 
-    def __init__(self) -> None:
-        self._ended: dict[str, ExecutionEnd] = {}
+    def __init__(self, *, kept: int = KEPT_ENDS) -> None:
+        self._ended: OrderedDict[str, ExecutionEnd] = OrderedDict()
+        self._kept = kept
         self._changed = threading.Condition()
 
     def announce(self, execution_arn: str, end: ExecutionEnd) -> None:
         with self._changed:
             self._ended[execution_arn] = end
+            while len(self._ended) > self._kept:  # ends nobody waits for (a bulk load's) do not pile up
+                self._ended.popitem(last=False)
             self._changed.notify_all()
 
     def wait(self, execution_arn: str, timeout_s: float) -> ExecutionEnd | None:

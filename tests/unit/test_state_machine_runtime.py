@@ -55,6 +55,14 @@ def test_a_seen_end_is_forgotten():
     assert ends.wait("arn:once", timeout_s=0.01) is None
 
 
+def test_ends_nobody_waits_for_do_not_pile_up():
+    ends = ExecutionEnds(kept=2)
+    for name in ("a", "b", "c"):
+        ends.announce(f"arn:{name}", ExecutionEnd("SUCCEEDED", "{}"))
+    assert ends.wait("arn:a", timeout_s=0.01) is None
+    assert ends.wait("arn:c", timeout_s=0.01) == ExecutionEnd("SUCCEEDED", "{}")
+
+
 def test_an_execution_ends_as_describe_execution_reports_it():
     from moto.stepfunctions.parser.api import ExecutionStatus
 
