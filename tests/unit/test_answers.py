@@ -6,15 +6,23 @@ import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.query.generate.answers.compose import asked_columns
-from caredesk.query.generate.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel
-from caredesk.query.generate.answers.features import UNIT_FEATURES, question_terms
+from caredesk.query.generate.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel, decision_signals
+from caredesk.query.generate.answers.features import UNIT_FEATURES, Candidate, question_terms
 from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
-from caredesk.query.generate.answers.question import Kind, asked_kind, holds_kind, question_parts, salient_terms
+from caredesk.query.generate.answers.question import (
+    Kind,
+    asked_kind,
+    asked_thing,
+    holds_kind,
+    question_parts,
+    salient_terms,
+)
 from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units
 from caredesk.query.generate.appointments import policy_question
 from caredesk.query.review.relevance import read_with_lead_ins, relevance_failures
 from caredesk.query.review.step import nearest_topic
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
+from caredesk.text import content_words
 
 FEE_BODY = (
     "| Specialty | Consultant | Head of Department |\n| --- | --- | --- |\n"
@@ -44,6 +52,43 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
 )
 def test_what_a_question_asks_for(question, kind):
     assert asked_kind(question) is kind
+
+
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [
+        ("Do you have parking for bicycles at the clinic?", "parking for bicycles"),
+        ("Is there a canteen where I can grab a coffee while I wait?", "a canteen"),
+        ("Can I bring my dog along to my appointment? He gets anxious alone.", "bring my dog along"),
+        ("Do any of your doctors speak Tamil?", "Tamil"),
+        ("I'm broke right now. Is there any financial aid so I can still see a doctor?", "any financial aid"),
+        ("How much does it cost to see a heart specialist?", None),
+        ("Is there a way?", None),  # nothing salient is asked about
+    ],
+)
+def test_what_an_availability_question_asks_exists(question, thing):
+    assert asked_thing(question) == thing
+
+
+def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked_about():
+    terms = question_terms("Do you have parking for bicycles at the clinic?",
+                           {"parking": 4.0, "bicycles": 6.0, "clinic": 0.5}.get)
+    assert terms.thing == {"park", "bicycl"}
+    assert terms.thing_coverage(frozenset({"bicycl"})) == pytest.approx(0.6)  # IDF-weighted: 6 of 10
+    assert question_terms("How much is a visit?", lambda _w: 1.0).thing_coverage(frozenset()) == 1.0
+    passage = Passage(source="kb/public/x.md", chunk_id="loc#1", heading="Clinic Locations", body="", score=1.0,
+                      similarity=0.5)
+
+    def chosen(text: str) -> list[tuple[float, Candidate]]:
+        unit = answer_units("loc#1", "Clinic Locations", text)[1]
+        return [(1.0, Candidate(unit=unit, passage=passage, passage_rank=0, cosine=0.5, heading_cosine=0.5,
+                                words=frozenset(content_words(text)), heading_words=frozenset({"clinic", "locat"})))]
+
+    elsewhere, named = chosen("Every branch is open 8:00 to 20:00."), chosen("Bicycle stands are at every branch.")
+    missing = decision_signals(elsewhere, [c for _s, c in elsewhere], terms, [passage])
+    named = decision_signals(named, [c for _s, c in named], terms, [passage])
+    assert missing["thing_coverage"] == 0.0
+    assert named["thing_coverage"] == pytest.approx(0.6)
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,9 @@
 A question on the clinic's topics that no document answers ("Do you have parking for bicycles?")
 retrieves chunks as close as an answerable one does, so no similarity threshold separates them. What
 does: whether the question's rare words occur in what was retrieved at all, how much of the question
-the chosen units cover, whether the kind of answer asked for was found, and how sure the unit model is
-of its best unit. A logistic model weighs them; its threshold keeps false abstention on the golden
+the chosen units cover, whether the kind of answer asked for was found, whether the thing an
+availability question asks about is named at all ("do you have a dentist?" answered with the fee table
+names no dentist), and how sure the unit model is of its best unit. A logistic model weighs them; its threshold keeps false abstention on the golden
 set's dev split at or below the target (`tools/fit_answer_model.py` records both).
 """
 
@@ -33,11 +34,12 @@ DECISION_FEATURES = (
     "kind_found",  # a kind of answer was asked for and a chosen unit holds it
     "kind_missing",  # a kind was asked for and no chosen unit holds it
     "top_similarity",  # the best chunk's cosine (the retriever's)
+    "thing_coverage",  # IDF-weighted share of the asked thing's terms ("do you have X?") the chosen units name; 1 if none
 )
 
 
 # The direction each signal may push the decision (fit_logistic's `signs`): +1 for answering.
-DECISION_SIGNS = (1, 1, 1, 1, 1, -1, 1, 1, -1, 1)
+DECISION_SIGNS = (1, 1, 1, 1, 1, -1, 1, 1, -1, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ def decision_signals(
         "kind_found": float(holds),
         "kind_missing": float(asks and not holds),
         "top_similarity": max((p.similarity for p in passages), default=0.0),
+        "thing_coverage": terms.thing_coverage(chosen_words),
     }
 
 

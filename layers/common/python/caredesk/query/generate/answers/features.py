@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from caredesk.contracts import Passage
-from caredesk.query.generate.answers.question import Kind, asked_kind, holds_kind, salient_terms
+from caredesk.query.generate.answers.question import Kind, asked_kind, asked_thing, holds_kind, salient_terms
 from caredesk.query.generate.answers.units import AnswerUnit, answer_units
 from caredesk.quotes import plain
 from caredesk.text import content_words, mentions
@@ -53,6 +53,7 @@ class QuestionTerms:
     weights: dict[str, float]  # stem -> idf
     related: dict[str, set[str]]  # stem -> related stems (synonyms), for coverage
     unseen: frozenset[str] = frozenset()  # stems no chunk the caller may read contains (in any form)
+    thing: frozenset[str] = frozenset()  # stems of what an availability question asks exists (question.asked_thing)
 
     @property
     def total(self) -> float:
@@ -80,7 +81,16 @@ class QuestionTerms:
             weights={stem: weight for stem, weight in self.weights.items() if stem in stems},
             related={stem: related for stem, related in self.related.items() if stem in stems},
             unseen=frozenset(stem for stem in self.unseen if stem in stems),
+            thing=frozenset(stem for stem in self.thing if stem in stems),
         )
+
+    def thing_coverage(self, words: set[str] | frozenset[str]) -> float:
+        """IDF-weighted share of the asked thing's terms ("parking for bicycles") that `words` cover; 1.0
+        when the question asks about no thing's existence."""
+        if not self.thing:
+            return 1.0
+        total = sum(self.weights[stem] for stem in self.thing)
+        return sum(self.weights[stem] for stem in self.thing if self.covers(stem, words)) / (total or 1.0)
 
 
 @dataclass(frozen=True)
@@ -112,11 +122,13 @@ def question_terms(
             if word not in unseen_words:
                 seen.add(stem)
     related_stems = {stem: (related(stem) if related else set()) - {stem} for stem in weights}
+    thing = asked_thing(question)
     return QuestionTerms(
         kind=asked_kind(question),
         weights=weights,
         related=related_stems,
         unseen=frozenset(stem for stem in weights if stem not in seen and not related_stems[stem]),
+        thing=frozenset(salient_terms(thing) & weights.keys()) if thing else frozenset(),
     )
 
 

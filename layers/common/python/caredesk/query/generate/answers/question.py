@@ -157,3 +157,35 @@ _GENERIC = frozenset(
 )
 # content_words stems ("anything" -> "anyth"), so the generic words are compared as stems too.
 _GENERIC_STEMS = frozenset(_GENERIC | content_words(" ".join(_GENERIC)))
+
+
+def asked_thing(question: str) -> str | None:
+    """What an availability question asks exists, or None when no clause asks that: "Do you have free wifi
+    in the waiting area?" -> "free wifi", "Is there a canteen where I can grab a coffee?" -> "a canteen",
+    "Can I bring my dog along?" -> "bring my dog along". A document that answers such a question names the
+    thing; the nearest sentences about something else do not answer it."""
+    for sentence in _SENTENCE_END.split(question):
+        match = _AVAILABILITY.search(sentence)
+        if match:
+            thing = _THING_END.split(match.group("thing"), maxsplit=1)[0].strip(" ,")
+            verb = (match.group("verb") or "").lower()
+            if verb and verb not in _LIGHT_VERBS:
+                thing = f"{verb} {thing}"
+            if salient_terms(thing):
+                return thing
+    return None
+
+
+# "do you / does the clinic / do any of your doctors <verb> X", "is / are there X", "can / may I <verb> X".
+_AVAILABILITY = re.compile(
+    r"\b(?:(?:do|does)\s+(?:you|the\s+clinic|your\s+clinics?|any\s+of\s+your\s+\w+|your\s+\w+)\s+"
+    r"(?P<offer>have|offer|provide|sell|do|give|accept|deliver|run|stock|speak|allow)"
+    r"|(?:is|are)\s+there"
+    r"|(?:can|could|may)\s+(?:i|we|my\s+\w+)\s+(?P<verb>get|have|book|bring|buy|use|donate|see|ask\s+for|pay\s+with|"
+    r"pay\s+by|park))\s+(?P<thing>[^?.!]+)",
+    re.IGNORECASE,
+)
+# Where the thing's name ends: a place, a time, a purpose or a second clause follows.
+_THING_END = re.compile(r"\s+(?:at|in|inside|near|on|during|while|when|where|which|that|who|so|because|if|and|or|"
+                        r"before|after|without|to)\s+|,", re.IGNORECASE)
+_LIGHT_VERBS = frozenset({"get", "have", "book", "see"})
