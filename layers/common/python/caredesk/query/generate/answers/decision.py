@@ -5,8 +5,9 @@ retrieves chunks as close as an answerable one does, so no similarity threshold 
 does: whether the question's rare words occur in what was retrieved at all, how much of the question
 the chosen units cover, whether the kind of answer asked for was found, whether the thing an
 availability question asks about is named at all ("do you have a dentist?" answered with the fee table
-names no dentist), and how sure the unit model is of its best unit. A logistic model weighs them; its threshold keeps false abstention on the golden
-set's dev split at or below the target (`tools/fit_answer_model.py` records both).
+names no dentist), and how sure the unit model is of its best unit. A logistic model weighs them; its
+threshold keeps false abstention on the golden set's dev split at or below the target
+(`tools/fit_answer_model.py` records both).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ DECISION_FEATURES = (
     "kind_found",  # a kind of answer was asked for and a chosen unit holds it
     "kind_missing",  # a kind was asked for and no chosen unit holds it
     "top_similarity",  # the best chunk's cosine (the retriever's)
-    "thing_coverage",  # IDF-weighted share of the asked thing's terms ("do you have X?") the chosen units name; 1 if none
+    "thing_coverage",  # IDF share of the terms of the thing asked about ("do you have X?") chosen units name
 )
 
 
