@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.query.generate.answers.compose import asked_columns
-from caredesk.query.generate.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel, decision_signals
+from caredesk.query.generate.answers.decision import (
+    DECISION_FEATURES,
+    DECISION_SIGNS,
+    THING_COVERAGE,
+    THING_NOT_NAMED,
+    DecisionModel,
+    decision_signals,
+)
 from caredesk.query.generate.answers.features import UNIT_FEATURES, Candidate, question_terms
 from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
 from caredesk.query.generate.answers.question import (
@@ -64,6 +71,9 @@ def test_what_a_question_asks_for(question, kind):
         ("I'm broke right now. Is there any financial aid so I can still see a doctor?", "any financial aid"),
         ("How much does it cost to see a heart specialist?", None),
         ("Is there a way?", None),  # nothing salient is asked about
+        ("What do you offer in a situation like this?", None),  # asks what, not whether
+        ("How early do I book a home visit? Can I get one today?", None),  # the thing was named before
+        ("Hi, do you have a dentist?", "a dentist"),
     ],
 )
 def test_what_an_availability_question_asks_exists(question, thing):
@@ -267,6 +277,17 @@ def test_a_decision_says_which_signal_argued_against_answering():
     assert model.decide({**signals, "best_cosine": 2.0}).answer
     refused = model.decide({**signals, "best_cosine": -2.0})
     assert not refused.answer and refused.reason == "abstain:best_cosine"
+
+
+def test_an_availability_question_whose_thing_no_chosen_unit_names_is_not_answered_whatever_the_score():
+    n = len(DECISION_FEATURES)
+    model = DecisionModel(LogisticModel(DECISION_FEATURES, np.eye(n)[DECISION_FEATURES.index("best_cosine")], 0.0,
+                                        np.zeros(n), np.ones(n), 0.5))
+    sure = {**{name: 0.0 for name in DECISION_FEATURES}, "best_cosine": 5.0}
+    assert model.decide({**sure, THING_COVERAGE: 0.5}).answer  # the thing is partly named: the model decides
+    refused = model.decide({**sure, THING_COVERAGE: 0.0})
+    assert not refused.answer and refused.reason == THING_NOT_NAMED
+    assert refused.signals[THING_COVERAGE] == 0.0  # recorded for the audit like every signal
 
 
 FEES = Passage(source="kb/public/fees.md", chunk_id="kb/public/fees.md#2", heading="Fees > Fee Table",

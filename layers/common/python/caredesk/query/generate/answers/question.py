@@ -165,9 +165,11 @@ def asked_thing(question: str) -> str | None:
     "Can I bring my dog along?" -> "bring my dog along". A document that answers such a question names the
     thing; the nearest sentences about something else do not answer it."""
     for sentence in _SENTENCE_END.split(question):
-        match = _AVAILABILITY.search(sentence)
+        match = _AVAILABILITY.match(sentence)
         if match:
             thing = _THING_END.split(match.group("thing"), maxsplit=1)[0].strip(" ,")
+            if _POINTS_BACK.match(thing):  # "can I get one today?": the thing was named before
+                continue
             verb = (match.group("verb") or "").lower()
             if verb and verb not in _LIGHT_VERBS:
                 thing = f"{verb} {thing}"
@@ -176,9 +178,11 @@ def asked_thing(question: str) -> str | None:
     return None
 
 
-# "do you / does the clinic / do any of your doctors <verb> X", "is / are there X", "can / may I <verb> X".
+# "do you / does the clinic / do any of your doctors <verb> X", "is / are there X", "can / may I <verb> X",
+# opening the sentence ("What do you offer in a situation like this?" asks what, not whether).
 _AVAILABILITY = re.compile(
-    r"\b(?:(?:do|does)\s+(?:you|the\s+clinic|your\s+clinics?|any\s+of\s+your\s+\w+|your\s+\w+)\s+"
+    r"\s*(?:(?:and|also|so|but|please|hi|hello|ok|okay)\b[,\s]*)*"
+    r"(?:(?:do|does)\s+(?:you|the\s+clinic|your\s+clinics?|any\s+of\s+your\s+\w+|your\s+\w+)\s+"
     r"(?P<offer>have|offer|provide|sell|do|give|accept|deliver|run|stock|speak|allow)"
     r"|(?:is|are)\s+there"
     r"|(?:can|could|may)\s+(?:i|we|my\s+\w+)\s+(?P<verb>get|have|book|bring|buy|use|donate|see|ask\s+for|pay\s+with|"
@@ -189,3 +193,4 @@ _AVAILABILITY = re.compile(
 _THING_END = re.compile(r"\s+(?:at|in|inside|near|on|during|while|when|where|which|that|who|so|because|if|and|or|"
                         r"before|after|without|to)\s+|,", re.IGNORECASE)
 _LIGHT_VERBS = frozenset({"get", "have", "book", "see"})
+_POINTS_BACK = re.compile(r"(?:one|ones|it|that|this|them|these|those)\b", re.IGNORECASE)
