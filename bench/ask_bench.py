@@ -6,7 +6,7 @@ through S3 and calibrates the floor, as bench/pipeline_bench.py does, then over 
 golden dev questions (round-robin over the case types):
 
 1. **Profile**: each ask alone, with `caredesk_local.request_profile` timers on the embedded path
-   (authorizer, local API, state machine interpreter and moto round trips, the wait to notice the
+   (authorizer, local API, the state machine interpreter and its Lambda invokes, the wait to notice the
    execution's end, each handler's own code, SQL, embedding, audit writes, other AWS calls). The
    timers are installed for this phase only.
 2. **Throughput**: the same mix, timers off, at 1 and then 8 concurrent clients (a multi-turn case
