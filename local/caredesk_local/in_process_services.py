@@ -33,12 +33,23 @@ from botocore.exceptions import ClientError
 INVOCATION_TYPES = ("RequestResponse", "Event", "DryRun")
 
 
-class InProcessLambdaClient:
-    """The subset of a boto3 Lambda client the Task states and the authorizer call: `invoke`."""
+class _InProcessClient:
+    """A client for one region and account; an ARN's own region and account win (`_owner`)."""
 
     def __init__(self, region: str, default_account: str) -> None:
         self.region = region
         self.default_account = default_account
+
+    def _owner(self, arn: str) -> tuple[str, str]:
+        """(account, region) of an ARN (arn:aws:<service>:<region>:<account>:...), else the defaults."""
+        parts = arn.split(":")
+        if arn.startswith("arn:") and len(parts) >= 6:
+            return parts[4], parts[3]
+        return self.default_account, self.region
+
+
+class InProcessLambdaClient(_InProcessClient):
+    """The subset of a boto3 Lambda client the Task states and the authorizer call: `invoke`."""
 
     def invoke(self, *, FunctionName: str, Payload: bytes | str | None = None, Qualifier: str | None = None,  # noqa: N803
                InvocationType: str = "RequestResponse", **_ignored: Any) -> dict[str, Any]:
@@ -47,7 +58,7 @@ class InProcessLambdaClient:
         if InvocationType not in INVOCATION_TYPES:
             raise _client_error("InvalidParameterValueException", f"InvocationType {InvocationType!r}", 400,
                                 "Invoke")
-        account, region = _owner(FunctionName, self.default_account, self.region)
+        account, region = self._owner(FunctionName)
         body = Payload.decode("utf-8") if isinstance(Payload, bytes) else (Payload or "")
         response_headers: dict[str, str] = {}
         with _api_errors("Invoke"):
@@ -66,28 +77,16 @@ class InProcessLambdaClient:
         return response
 
 
-class InProcessStepFunctions:
+class InProcessStepFunctions(_InProcessClient):
     """The subset of a boto3 Step Functions client the local API calls: `start_execution`."""
-
-    def __init__(self, region: str, default_account: str) -> None:
-        self.region = region
-        self.default_account = default_account
 
     def start_execution(self, *, stateMachineArn: str, name: str, input: str = "{}") -> dict[str, Any]:  # noqa: N803, A002
         from moto.stepfunctions.responses import get_backend
 
-        account, region = _owner(stateMachineArn, self.default_account, self.region)
+        account, region = self._owner(stateMachineArn)
         with _api_errors("StartExecution"):
             execution = get_backend(account, region).start_execution(stateMachineArn, name, input)
         return {"executionArn": execution.execution_arn, "startDate": execution.start_date}
-
-
-def _owner(arn: str, default_account: str, default_region: str) -> tuple[str, str]:
-    """(account, region) of an ARN (arn:aws:<service>:<region>:<account>:...), else the defaults."""
-    parts = arn.split(":")
-    if arn.startswith("arn:") and len(parts) >= 6:
-        return parts[4], parts[3]
-    return default_account, default_region
 
 
 @contextlib.contextmanager

@@ -129,9 +129,6 @@ class LocalFunction:
         with self.container() as (module, _number, _retire):
             return module
 
-    def load(self) -> Callable[[Any, Any], Any]:
-        return self.handler_in(self.handler_module())
-
     def handler_in(self, module: types.ModuleType) -> Callable[[Any, Any], Any]:
         """The handler function of one container's module: every invocation takes its handler here
         (the one seam caredesk_local.request_profile times)."""

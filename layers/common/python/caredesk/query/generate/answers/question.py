@@ -183,7 +183,7 @@ def asked_thing(question: str) -> str | None:
 _AVAILABILITY = re.compile(
     r"\s*(?:(?:and|also|so|but|please|hi|hello|ok|okay)\b[,\s]*)*"
     r"(?:(?:do|does)\s+(?:you|the\s+clinic|your\s+clinics?|any\s+of\s+your\s+\w+|your\s+\w+)\s+"
-    r"(?P<offer>have|offer|provide|sell|do|give|accept|deliver|run|stock|speak|allow)"
+    r"(?:have|offer|provide|sell|do|give|accept|deliver|run|stock|speak|allow)"
     r"|(?:is|are)\s+there"
     r"|(?:can|could|may)\s+(?:i|we|my\s+\w+)\s+(?P<verb>get|have|book|bring|buy|use|donate|see|ask\s+for|pay\s+with|"
     r"pay\s+by|park))\s+(?P<thing>[^?.!]+)",
