@@ -42,7 +42,7 @@ from caredesk.query.generate.answers.features import UNIT_FEATURES, candidates, 
 from caredesk.query.generate.answers.model import MODEL_PATH, LogisticModel, fit_listwise, fit_logistic  # noqa: E402
 from caredesk.query.retrieve import RetrieveConfig, shaped_search  # noqa: E402
 from caredesk.query.review import render_answer, review_draft  # noqa: E402
-from caredesk.query.review.relevance import read_with_lead_ins  # noqa: E402
+from caredesk.query.review.relevance import described_terms, read_with_lead_ins  # noqa: E402
 from caredesk.quotes import plain  # noqa: E402
 from caredesk.store.db import connect  # noqa: E402
 from caredesk.store.migrations import apply_migrations  # noqa: E402
@@ -130,7 +130,8 @@ def fit_relevance(items: list[dict], embedder: Embedder, unit: LogisticModel, de
         if not expects_answer(item["case"]):
             continue
         sentences = draft(item, unit, decision)
-        readings = read_with_lead_ins(sentences)  # as the reviewer reads them: an item after its lead-in
+        # as the reviewer reads them: an item after its lead-in, a description under its term
+        readings = read_with_lead_ins(sentences, described_terms(item["passages"]))
         facts = [reading for sentence, reading in zip(sentences, readings, strict=True)
                  if any(fact_in(f, sentence.text) for f in item["case"]["facts"])]
         if facts:

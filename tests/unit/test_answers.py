@@ -24,7 +24,7 @@ from caredesk.query.generate.answers.question import (
     question_parts,
     salient_terms,
 )
-from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units
+from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms
 from caredesk.query.generate.appointments import policy_question
 from caredesk.query.review.relevance import read_with_lead_ins, relevance_failures
 from caredesk.query.review.step import nearest_topic
@@ -204,6 +204,56 @@ def test_units_are_the_heading_then_rows_sentences_and_items_with_their_lead_in(
     assert "available for patients who: are 70 years" in first_item.context
 
 
+REFERENCE_BODY = (
+    "checkpoint_timeout (integer)\n\n"
+    "Maximum time between automatic WAL checkpoints. The default is five minutes (5min).\n\n"
+    "checkpoint_warning (integer)\n\n"
+    "Write a message to the server log if checkpoints happen closer together than this. The default is 30 seconds."
+)
+
+
+def test_a_short_line_before_its_description_is_the_defined_term_of_the_units_under_it():
+    units = answer_units("kb/public/pg/wal.html#3", "Write Ahead Log > Checkpoints", REFERENCE_BODY)
+    texts = [u.text for u in units[1:]]
+    assert "checkpoint_timeout (integer)" not in texts  # the term names, it answers nothing alone
+    default = next(u for u in units if u.text == "The default is five minutes (5min).")
+    assert default.term == "checkpoint_timeout (integer)"
+    assert default.context == "Checkpoints: checkpoint_timeout (integer) The default is five minutes (5min)."
+    assert next(u for u in units if u.text == "The default is 30 seconds.").term == "checkpoint_warning (integer)"
+
+
+@pytest.mark.parametrize("body", [
+    "Opening hours\n\n- Monday to Friday: 8:00 to 20:00.",  # a list follows: its lead-in, not a term
+    "The clinic is open.\n\nIt opens at 8:00 on weekdays.",  # a sentence, not a term
+    "CREATE TYPE bigobj (\n\nINPUT = lo_filein, OUTPUT = lo_fileout",  # code, no prose follows
+    "Introduction\n\n3.2.",  # too short to describe anything
+    "A label of far too many words to be any reference's defined term at all here\n\nIt is described here.",
+])
+def test_what_is_not_a_defined_term(body):
+    assert defined_terms(body) == set()
+
+
+def test_a_table_ends_the_description_of_a_term():
+    body = ("work_mem (integer)\n\nSets the base maximum amount of memory.\n\n"
+            "| Setting | Default |\n|---|---|\n| maintenance_work_mem | 64 megabytes |")
+    row = next(u for u in answer_units("a#1", "A", body) if u.row is not None)
+    assert row.term is None
+
+
+def test_the_term_is_quoted_once_before_the_first_unit_chosen_under_it(embedder):
+    from caredesk.query.generate.answers.compose import compose_answer
+    from caredesk.query.generate.answers.inputs import embedded_inputs
+
+    page = Passage(source="kb/public/pg/wal.html", chunk_id="kb/public/pg/wal.html#3",
+                   heading="Write Ahead Log > Checkpoints", body=REFERENCE_BODY, score=0.3, similarity=0.6)
+    question = "What is the default checkpoint_timeout?"
+    inputs = embedded_inputs(embedder.embed, question, [page])
+    draft = [s.text for s in compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors).sentences]
+    assert "The default is five minutes (5min)." in draft
+    assert draft.index("checkpoint_timeout (integer)") < draft.index("The default is five minutes (5min).")
+    assert draft.count("checkpoint_timeout (integer)") == 1
+
+
 def test_units_are_the_same_at_ingest_and_at_query_time():
     first = answer_units("a#1", "A > B", FEE_BODY)
     second = answer_units("a#1", "A > B", FEE_BODY)
@@ -335,6 +385,23 @@ def test_a_list_item_is_judged_relevant_as_read_after_its_lead_in(embedder):
         0: "not_relevant:no_question_terms"}
     assert read_with_lead_ins([lead_in, item])[1] == (
         "A doctor's home visit is available for patients who: are 70 years or older; or")
+
+
+def test_a_description_is_judged_as_read_under_its_defined_term(embedder):
+    """"The default is five minutes (5min)." names no setting; under "checkpoint_timeout (integer)" it
+    answers the question, and the term stands or falls with the units under it."""
+    wal = Passage(source="kb/public/pg/wal.html", chunk_id="kb/public/pg/wal.html#3",
+                  heading="Write Ahead Log > Checkpoints", body=REFERENCE_BODY, score=0.3, similarity=0.6)
+    term = DraftSentence(text="checkpoint_timeout (integer)", chunk_ids=[wal.chunk_id])
+    default = DraftSentence(text="The default is five minutes (5min).", chunk_ids=[wal.chunk_id])
+    question = "Which value does checkpoint_timeout start out with?"
+    assert relevance_failures(question, [term, default], [wal], embedder.embed, 0.99) == {}
+    assert relevance_failures("How do I book a doctor?", [term, default], [wal], embedder.embed, 0.99) == {
+        1: "not_relevant:no_question_terms", 0: "not_relevant:lead_in_alone"}
+    warning = DraftSentence(text="The default is 30 seconds.", chunk_ids=[wal.chunk_id])
+    alone = relevance_failures("When is checkpoint_warning triggered, and what is its default?",
+                               [term, warning], [wal], embedder.embed, 0.99)
+    assert alone == {0: "not_relevant:term_alone"}  # its own units were not kept: nothing under it is quoted
 
 
 def test_generic_words_are_not_salient_in_any_form():

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 from caredesk import ingest
+from caredesk.query.generate.answers import units as answer_units_module
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.indexing import index_file
@@ -190,8 +191,8 @@ def embedding_cache_path(model_version: str) -> Path:
 def corpus_digest(documents: Sequence[Document], model_version: str) -> str:
     digest = hashlib.sha256()
     digest.update(f"model {model_version}\ntarget words {DEFAULT_TARGET_WORDS}\n".encode())
-    # a converter or chunker change invalidates the index
-    for source in sorted(Path(ingest.__file__).parent.rglob("*.py")):
+    # a converter, chunker or answer-unit change invalidates the index (the stored unit vectors)
+    for source in [*sorted(Path(ingest.__file__).parent.rglob("*.py")), Path(answer_units_module.__file__)]:
         digest.update(source.read_bytes())
     for document in documents:
         digest.update(f"{document.source}\0{hashlib.sha256(document.data).hexdigest()}\n".encode())

@@ -2,7 +2,8 @@
 
 Support proves a sentence came from its source, not that it answers anything ("send" in a logging
 chunk answered an e-mail question). A sentence addresses the question when it (with its section
-heading) shares one of the question's salient terms, or when its meaning is close to the question
+heading, and as a reader meets it: after its list's lead-in, under the term it describes) shares one of
+the question's salient terms, or when its meaning is close to the question
 (cosine at or above a threshold calibrated on the golden set's dev split), and a question that asks
 for a number-like answer (an amount, a time, a duration, a distance, a count) gets a draft that holds
 one somewhere. These signals are the reviewer's own: the composer ranks with a fitted model over
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.query.generate import NUMBER_LIKE, asked_kind, holds_kind, load_models, salient_terms
+from caredesk.query.generate import NUMBER_LIKE, answer_units, asked_kind, holds_kind, load_models, salient_terms
 from caredesk.quotes import plain
 from caredesk.text import content_words, mentions
 
@@ -40,14 +41,15 @@ def relevance_failures(
         return {}
     terms = salient_terms(question)
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
-    readings = read_with_lead_ins([sentences[i] for i in checked])
+    described = described_terms(passages)
+    readings = read_with_lead_ins([sentences[i] for i in checked], described)
     vectors = embed([question] + readings)
     cosines = vectors[1:] @ vectors[0]
     failures: dict[int, str] = {}
     for index, reading, cosine in zip(checked, readings, cosines, strict=True):
         sentence = sentences[index]
-        if plain(sentence.text).endswith(":"):
-            continue  # a list's lead-in stands or falls with its items (below)
+        if _introduces(sentence, described):
+            continue  # a list's lead-in or a defined term stands or falls with what follows it (below)
         words = content_words(reading)
         for chunk_id in sentence.chunk_ids:
             words |= content_words(plain(headings[chunk_id]))
@@ -59,26 +61,50 @@ def relevance_failures(
         holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
     ):
         failures.update({i: f"not_relevant:no_{kind.value}" for i in checked if i not in failures})
-    kept_items = [i for i in checked if i not in failures and not plain(sentences[i].text).endswith(":")]
+    kept_items = [i for i in checked if i not in failures and not _introduces(sentences[i], described)]
     if not kept_items:
         failures.update({i: "not_relevant:lead_in_alone" for i in checked if i not in failures})
+    for index in checked:
+        term = plain(sentences[index].text)
+        chunk = sentences[index].chunk_ids[0]
+        if index not in failures and term in described.get(chunk, {}).values() and not any(
+                described[chunk].get(plain(sentences[i].text)) == term and sentences[i].chunk_ids[0] == chunk
+                for i in kept_items):
+            failures[index] = "not_relevant:term_alone"
     return failures
 
 
-def read_with_lead_ins(sentences: Sequence[DraftSentence]) -> list[str]:
+def described_terms(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
+    """chunk id -> {a unit's plain text: the defined term it sits under} (answer_units' reading of the
+    document's structure: "The default is five minutes (5min)." under "checkpoint_timeout (integer)")."""
+    return {p.chunk_id: {plain(u.text): plain(u.term) for u in answer_units(p.chunk_id, p.heading, p.body) if u.term}
+            for p in passages}
+
+
+def read_with_lead_ins(sentences: Sequence[DraftSentence],
+                       described: dict[str, dict[str, str]] | None = None) -> list[str]:
     """Each sentence as a reader meets it: a list item after the last lead-in ("... available for patients
-    who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing."""
+    who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing; a unit under a
+    defined term (`described_terms`) after that term."""
     lead_ins: dict[str, str] = {}
     readings = []
     for sentence in sentences:
         text = plain(sentence.text)
         chunk = sentence.chunk_ids[0] if sentence.chunk_ids else ""
+        term = (described or {}).get(chunk, {}).get(text)
         if text.endswith(":"):
             lead_ins[chunk] = text
             readings.append(text)
         else:
-            readings.append(f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text)
+            reading = f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text
+            readings.append(f"{term} {reading}" if term else reading)
     return readings
+
+
+def _introduces(sentence: DraftSentence, described: dict[str, dict[str, str]]) -> bool:
+    """A list's lead-in, or a defined term quoted before the units under it."""
+    text = plain(sentence.text)
+    return text.endswith(":") or any(text in described.get(chunk, {}).values() for chunk in sentence.chunk_ids)
 
 
 def relevance_cosine_threshold() -> float:

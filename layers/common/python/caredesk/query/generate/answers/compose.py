@@ -163,9 +163,10 @@ def render(chosen: Sequence[Candidate], terms: QuestionTerms) -> list[DraftSente
     for candidate in chosen:
         unit = candidate.unit
         cited = [unit.chunk_id]
-        lead_in = plain(unit.lead_in) if unit.lead_in else None
-        if lead_in and not any(s.text == lead_in for s in draft):
-            draft.append(DraftSentence(text=lead_in, chunk_ids=cited))
+        for context in (unit.term, unit.lead_in):
+            # What the unit is about, quoted once before the first unit under it.
+            if context and not any(s.text == plain(context) for s in draft):
+                draft.append(DraftSentence(text=plain(context), chunk_ids=cited))
         shown = asked_columns(unit.row.label, unit.row.pairs, terms) if unit.row else None
         text = plain(unit.row.render(shown) if unit.row else unit.text)
         draft.append(DraftSentence(text=text, chunk_ids=cited))

@@ -139,7 +139,7 @@ class Candidate:
     passage_rank: int
     cosine: float
     heading_cosine: float
-    words: frozenset[str]  # stems of the unit (with its lead-in)
+    words: frozenset[str]  # stems of the unit (with its defined term and lead-in)
     heading_words: frozenset[str]
 
 
@@ -169,7 +169,7 @@ def candidates(
                 continue
             seen.add(key)
             vector = unit_vectors[(passage.chunk_id, unit.context_hash)]
-            words = content_words(" ".join(filter(None, (plain(unit.lead_in or ""), plain(unit.text)))))
+            words = content_words(" ".join(plain(part) for part in (unit.term, unit.lead_in, unit.text) if part))
             out.append(Candidate(unit, passage, rank, float(vector @ question_vector), heading_cosine,
                                  frozenset(words), heading_words))
     return out

@@ -32,6 +32,13 @@ class Kind(StrEnum):
 NUMBER_LIKE = frozenset({Kind.AMOUNT, Kind.TIME, Kind.DURATION, Kind.DISTANCE, Kind.COUNT})
 
 
+# "when" asks for a time as a question word ("When is the desk open?", "until when?", "ask when I'd hear
+# back"), not as a conjunction ("the fee when the doctor comes home", "effective_cache_size when nobody
+# has tuned it"), where a subject follows it.
+_ASKS_WHEN = (r"\bwhen\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|shall|may|might|must|"
+              r"i'd|i'll|we'll|you'll|it'll|they'll)\b|\bwhen\s*[?]|\b(?:ask|know|tell me|say|wondering|sure|idea|"
+              r"find out) when\b")
+
 # First match wins: the more specific wordings come first ("how long" before "how", "how much
 # notice" is a duration, not an amount).
 _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
@@ -47,7 +54,7 @@ _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
                       r"money back)\b|\b(what|how much) (do|will|would|should|must) (i|we) pay\b|"
                       r"\b(do|will|would) (i|we) (have to |need to )?pay\b|\bpay (extra|more|anything|again)\b"),
         (Kind.COUNT, r"\bhow many\b|\bnumber of\b|\blimit on\b|\bmaximum\b|\bat most\b"),
-        (Kind.TIME, r"\b(what|which) time\b|\bhow (late|early)\b|\b(till|until|by) (what|when)\b|\bwhen\b|"
+        (Kind.TIME, r"\b(what|which) time\b|\bhow (late|early)\b|\b(till|until|by) (what|when)\b|" + _ASKS_WHEN + "|"
                     r"\b(opening|closing|working|office|visiting) hours\b|\bhours\b|\bopen\b|\bclose[sd]?\b|"
                     r"\b(latest|earliest|deadline|last date|cut-?off)\b|\bwhat days?\b|\bwhich days?\b"),
         (Kind.STEPS, r"\bhow (do|can|should|would) (i|we|you|one)\b|\bhow to\b|\bwhat (do|should) i do\b|"
@@ -64,12 +71,16 @@ _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
 
 _CURRENCY = r"(?:inr|rs\.?|₹|rupees?|usd|\$|eur|€|£)"
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
-_UNITS_OF_TIME = r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)"
+_UNITS_OF_TIME = (r"(?:milliseconds?|ms|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
+                  r"working days?|business days?)")
+# A measured quantity answers "how much" as money does ("How much memory ...?" -> "64MB").
+_QUANTITY = (rf"\b{_NUMBER}\s*(?:[kmgtp]i?b|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?|mg|g|kg|ml|l|litres?|"
+             r"liters?)\b")
 _WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|daily|every day)"
 _HOLDS: dict[Kind, re.Pattern[str]] = {
     kind: re.compile(pattern, re.IGNORECASE)
     for kind, pattern in {
-        Kind.AMOUNT: rf"{_CURRENCY}\s*{_NUMBER}|{_NUMBER}\s*{_CURRENCY}|{_NUMBER}\s*%|\b{_NUMBER} per cent\b|"
+        Kind.AMOUNT: rf"{_CURRENCY}\s*{_NUMBER}|{_NUMBER}\s*{_CURRENCY}|{_NUMBER}\s*%|\b{_NUMBER} per cent\b|{_QUANTITY}|"
                      r"\b(free of charge|no charge|free|waived|not charged|at no cost|no extra|full fee|same as|"
                      r"half the|discount)\b|\b(no|not|without|carry no) (\w+ )?(gst|tax|taxes|vat|charge|fee|cost)\b",
         Kind.TIME: rf"\b\d{{1,2}}[:.]\d{{2}}\b|\b\d{{1,2}}\s*(am|pm|a\.m\.|p\.m\.)|\b{_WEEKDAYS}\b|\bnoon\b|"

@@ -2,7 +2,11 @@
 
 A unit is a sentence, a list item (with the line that introduces its list), or a table row rendered
 with its header. "are 70 years or older; or" says nothing alone, so a unit is embedded in context:
-its section's heading and, for a list item, the lead-in line. The ingest Lambda embeds every unit's
+its section's heading, the term it defines when it sits under one, and, for a list item, the lead-in
+line. A defined term is a paragraph of one short line with no closing punctuation followed by prose:
+a reference's `<dt>` ("checkpoint_timeout (integer)", "-d --debug") before its description, whose
+"The default is five minutes (5min)." names nothing without it. The term is no answer on its own; it is
+quoted before the first unit chosen under it, as a list's lead-in is. The ingest Lambda embeds every unit's
 context once and stores it (`chunk_units`); Generate re-derives the same units from the retrieved
 chunk bodies with this same function and looks the vectors up by the context's hash, so it embeds
 nothing but the question. Identical input gives identical units.
@@ -11,6 +15,7 @@ nothing but the question. Identical input gives identical units.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from caredesk.ingest.chunking import HEADING_SEPARATOR
@@ -19,7 +24,7 @@ from caredesk.quotes import TableRow, plain, structured_units
 MIN_UNIT_CHARS = 12
 # Part of every document's digest (caredesk.ingest.indexing): a change to how units are cut or put in
 # context re-indexes a re-uploaded document instead of keeping stale unit vectors.
-UNITS_VERSION = 1
+UNITS_VERSION = 2
 HEADING_POSITION = -1  # the heading's own unit: what the section is about
 
 
@@ -32,6 +37,7 @@ class AnswerUnit:
     lead_in: str | None  # the line introducing a list item, quoted before it
     row: TableRow | None  # a table row's cells, so an answer can show only the columns asked about
     is_list_item: bool
+    term: str | None = None  # the defined term the unit describes (see the module docstring)
 
     @property
     def context_hash(self) -> str:
@@ -57,8 +63,15 @@ def answer_units(chunk_id: str, heading: str, body: str) -> list[AnswerUnit]:
     units = [AnswerUnit(chunk_id, HEADING_POSITION, heading, heading_context(heading), None, None, False)]
     seen: set[str] = set()
     lead_in: str | None = None
+    terms = defined_terms(body)
+    term: str | None = None
     for position, (raw, row) in enumerate(structured_units(body)):
         text = raw.strip()
+        if row is not None:
+            term = None  # a table ends the description it follows
+        elif text in terms:
+            term, lead_in = text, None  # names what the following prose describes
+            continue
         if row is None and text.endswith(":"):
             lead_in = text  # introduces the items that follow; not an answer on its own
             continue
@@ -67,11 +80,34 @@ def answer_units(chunk_id: str, heading: str, body: str) -> list[AnswerUnit]:
         seen.add(text)
         item = row is None and _continues_list(text)
         item_lead = lead_in if lead_in and item else None
-        context = " ".join(part for part in (f"{leaf}:", plain(item_lead) if item_lead else None, plain(text)) if part)
-        units.append(AnswerUnit(chunk_id, position, text, context, item_lead, row, item))
+        parts = (f"{leaf}:", plain(term) if term else None, plain(item_lead) if item_lead else None, plain(text))
+        context = " ".join(part for part in parts if part)
+        units.append(AnswerUnit(chunk_id, position, text, context, item_lead, row, item, term))
         if not item:
             lead_in = None
     return units
+
+
+MAX_TERM_WORDS = 12
+_CLOSING = re.compile(r"[.!?:;,]$")
+_SENTENCE_CLOSE = re.compile(r"[.!?:][)\]\"'”’*_]*$")
+_NOT_PROSE = re.compile(r"^(?:\||#|[-*+]\s|\d+[.)]\s|```|>)")
+
+
+def defined_terms(body: str) -> set[str]:
+    """The paragraphs of `body` that name a term its next paragraph describes (the module docstring)."""
+    paragraphs = [p.strip() for p in re.split(r"\n[ \t]*\n", body) if p.strip()]
+    terms: set[str] = set()
+    for paragraph, following in zip(paragraphs, paragraphs[1:], strict=False):
+        if "\n" in paragraph or _NOT_PROSE.match(paragraph) or _NOT_PROSE.match(following):
+            continue
+        words = plain(paragraph).split()
+        described = plain(following.split("\n")[0])
+        if not words or len(words) > MAX_TERM_WORDS or _CLOSING.search(plain(paragraph).rstrip(")]\"'”’")):
+            continue
+        if len(described.split()) >= 4 and _SENTENCE_CLOSE.search(plain(following)):
+            terms.add(paragraph)
+    return terms
 
 
 def _continues_list(unit: str) -> bool:
