@@ -55,6 +55,12 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("Who do I complain to about my data?", Kind.CONTACT),
         ("Can I pay by cheque?", Kind.YESNO),
         ("Tell me about the care fund", Kind.OTHER),
+        ("When is the helpline open?", Kind.TIME),
+        ("Is it open on Sundays, and until when?", Kind.TIME),
+        ("I forgot to ask when I'd hear back.", Kind.TIME),
+        # "when" as a conjunction asks for no time
+        ("What is effective_cache_size when nobody has tuned it?", Kind.OTHER),
+        ("Which lock mode does LOCK TABLE take when I don't name one?", Kind.OTHER),
     ],
 )
 def test_what_a_question_asks_for(question, kind):
@@ -108,6 +114,9 @@ def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked
         ("Senior citizens get 10% off.", Kind.AMOUNT, True),
         ("Consultation fees carry no GST.", Kind.AMOUNT, True),
         ("Please arrive early.", Kind.AMOUNT, False),
+        ("The default is 64 megabytes (64MB).", Kind.AMOUNT, True),  # "how much memory" is answered by a quantity
+        ("A payload must be shorter than 8000 bytes.", Kind.AMOUNT, True),
+        ("The default is one second (1s).", Kind.DURATION, True),
         ("Results arrive within 24 hours.", Kind.DURATION, True),
         ("The helpline is open 8:00 to 20:00.", Kind.TIME, True),
         ("We visit up to 10 km from the branch.", Kind.DISTANCE, True),
