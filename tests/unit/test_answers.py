@@ -61,6 +61,10 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         # "when" as a conjunction asks for no time
         ("What is effective_cache_size when nobody has tuned it?", Kind.OTHER),
         ("Which lock mode does LOCK TABLE take when I don't name one?", Kind.OTHER),
+        ("I don't know who to tell.", Kind.CONTACT),
+        # "who" as a relative pronoun asks for no contact
+        ("Can the doctor who does house calls run an ECG?", Kind.YESNO),
+        ("If you're the ones who call off my appointment, how long until it hits my card?", Kind.DURATION),
     ],
 )
 def test_what_a_question_asks_for(question, kind):

@@ -39,6 +39,11 @@ _ASKS_WHEN = (r"\bwhen\s+(?:is|are|was|were|do|does|did|will|would|can|could|sho
               r"i'd|i'll|we'll|you'll|it'll|they'll)\b|\bwhen\s*[?]|\b(?:ask|know|tell me|say|wondering|sure|idea|"
               r"find out) when\b")
 
+# "who" asks for a person opening a question ("Who do I chase?", "I don't know who to tell"), not as a
+# relative pronoun ("the doctor who does house calls", "the ones who call off my appointment").
+_ASKS_WHO = (r"(?:^|[.?!]\s+|\b(?:and|or|but)\s+)(?:to |with |from )?whom?\b|\bwhom?\s+to\s+\w|"
+             r"\b(?:know|ask|tell me|wondering|sure|idea|find out|work out|figure out) whom?\b|\b(?:to|with|from) whom\b")
+
 # First match wins: the more specific wordings come first ("how long" before "how", "how much
 # notice" is a duration, not an amount).
 _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
@@ -61,7 +66,7 @@ _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
                      r"\bsteps?\b|\bprocess\b|\bprocedure\b|\bwhat happens\b"),
         (Kind.PLACE, r"\bwhere\b|\bwhich (branch|branches|clinic|clinics|location|locations|centre|center|"
                      r"place|address)\b|\baddress\b"),
-        (Kind.CONTACT, r"\bwho\b|\bwhom\b|\bcontact\b|\b(phone|telephone|helpline|e-?mail|mobile) "
+        (Kind.CONTACT, _ASKS_WHO + r"|\bcontact\b|\b(phone|telephone|helpline|e-?mail|mobile) "
                        r"(number|id|address)\b|\bwhich number\b|\bnumber to (call|ring|dial)\b|"
                        r"\b(call|ring|reach|write to) (you|someone|whom)\b"),
         (Kind.YESNO, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
