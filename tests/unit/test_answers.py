@@ -62,6 +62,10 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("What is effective_cache_size when nobody has tuned it?", Kind.OTHER),
         ("Which lock mode does LOCK TABLE take when I don't name one?", Kind.OTHER),
         ("I don't know who to tell.", Kind.CONTACT),
+        ("Is the Riverside branch open for blood work on Sundays?", Kind.TIME),
+        ("Which of your branches has an ER that never closes?", Kind.TIME),
+        # "open" as an adjective asks for no time
+        ("How do I have the server kill sessions that sit idle in the middle of an open transaction?", Kind.STEPS),
         # "who" as a relative pronoun asks for no contact
         ("Can the doctor who does house calls run an ECG?", Kind.YESNO),
         ("If you're the ones who call off my appointment, how long until it hits my card?", Kind.DURATION),

@@ -44,6 +44,12 @@ _ASKS_WHEN = (r"\bwhen\s+(?:is|are|was|were|do|does|did|will|would|can|could|sho
 _ASKS_WHO = (r"(?:^|[.?!]\s+|\b(?:and|or|but)\s+)(?:to |with |from )?whom?\b|\bwhom?\s+to\s+\w|"
              r"\b(?:know|ask|tell me|wondering|sure|idea|find out|work out|figure out) whom?\b|\b(?:to|with|from) whom\b")
 
+# "open" / "close" ask for a time as what a place does ("Is the lab open on Sundays?", "When does it
+# close?"), not as an adjective ("sessions idle in an open transaction", "a branch close to the station").
+_ASKS_OPEN = (r"\b(?:is|are|be|stay|stays|remain|remains|still)\s+(?:\w+\s+){0,3}(?:open|closed)\b|"
+              r"\b(?:never|always)\s+(?:open|opens|closes|closed)\b|\b(?:open|closed|opens|closes)\s+(?:\w+\s+){0,3}(?:on|at|till|until|late|early|today|tomorrow|tonight|"
+              r"now|\w+days?)\b|\b(?:open|closed)\s*[?]|\bclosing\b|\b(?:do|does|will)\s+(?:\w+\s+){0,3}(?:open|close)\b")
+
 # First match wins: the more specific wordings come first ("how long" before "how", "how much
 # notice" is a duration, not an amount).
 _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
@@ -60,7 +66,7 @@ _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
                       r"\b(do|will|would) (i|we) (have to |need to )?pay\b|\bpay (extra|more|anything|again)\b"),
         (Kind.COUNT, r"\bhow many\b|\bnumber of\b|\blimit on\b|\bmaximum\b|\bat most\b"),
         (Kind.TIME, r"\b(what|which) time\b|\bhow (late|early)\b|\b(till|until|by) (what|when)\b|" + _ASKS_WHEN + "|"
-                    r"\b(opening|closing|working|office|visiting) hours\b|\bhours\b|\bopen\b|\bclose[sd]?\b|"
+                    r"\b(opening|closing|working|office|visiting) hours\b|\bhours\b|" + _ASKS_OPEN + "|"
                     r"\b(latest|earliest|deadline|last date|cut-?off)\b|\bwhat days?\b|\bwhich days?\b"),
         (Kind.STEPS, r"\bhow (do|can|should|would) (i|we|you|one)\b|\bhow to\b|\bwhat (do|should) i do\b|"
                      r"\bsteps?\b|\bprocess\b|\bprocedure\b|\bwhat happens\b"),
