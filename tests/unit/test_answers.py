@@ -158,7 +158,10 @@ def test_a_possessive_or_is_contraction_is_its_word():
         ("How much is a cardiology visit? Is there parking?", ["How much is a cardiology visit?", "Is there parking?"]),
         ("How much is a cardiology visit?", []),
         ("Can I bring my son and my daughter?", []),  # "and" joins nouns, not questions
-        ("My results PDF won't open and I want to send it on. How do I do both?", []),  # one asking clause
+        ("My results PDF won't open. How do I fix it?", []),  # one thing asked
+        # the one thing asked points back at the two needs the message states
+        ("My results PDF won't open, and I also want to send it to a specialist in another city. How do I do both?",
+         ["My results PDF won't open", "I also want to send it to a specialist in another city"]),
         # the sentence's opening phrase frames its second clause too
         ("For my child's first visit to a pediatrician, how long is the slot and what does the cheapest doctor "
          "charge?",

@@ -135,7 +135,9 @@ def question_parts(question: str) -> list[str]:
     it asks one thing. "I want a second opinion. What's the price and which files should I send?" ->
     ["I want a second opinion. What's the price", "I want a second opinion. which files should I send?"].
     Split on sentences, then on "and / or / but" before an asking word; a clause with no salient term
-    ("How do I do both?") is no part of its own."""
+    ("How do I do both?") is no part of its own. When the one thing asked points back at several things
+    the message states ("My PDF won't open, and I also want to send it on. How do I do both?"), each
+    statement joined by "and" is a part."""
     sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
     asking = [s for s in sentences if s.endswith("?") or _ASKING_START.match(s)]
     context = " ".join(s for s in sentences if s not in asking)
@@ -147,7 +149,12 @@ def question_parts(question: str) -> list[str]:
         frame = _FRAME.match(clauses[0]) if len(clauses) > 1 else None
         for index, clause in enumerate(clauses):
             parts.append((f"{frame.group(1)}," if frame and index else "", clause))
+    pointing_back = [clause for _frame, clause in parts if _POINTS_AT_SEVERAL.search(clause)]
     parts = [(frame, clause) for frame, clause in parts if salient_terms(clause)]
+    if not parts and pointing_back:
+        stated = [c.strip(" ,.") for s in sentences if s not in asking for c in _STATEMENT_JOIN.split(s)]
+        stated = [c for c in stated if salient_terms(c)]
+        return stated if len(stated) >= 2 else []
     if len(parts) < 2:
         return []
     return [" ".join(filter(None, (context, frame, clause))) for frame, clause in parts]
@@ -156,6 +163,11 @@ def question_parts(question: str) -> list[str]:
 _ASKING_WORD = (r"(?:how|what|what's|which|when|where|who|whom|is|are|do|does|did|can|could|will|would|should|"
                 r"may|must|am|have|has)")
 _SENTENCE_END = re.compile(r"(?<=[?.!])\s+")
+_POINTS_AT_SEVERAL = re.compile(r"\b(both|either|each of (these|them|those)|all (of )?(these|those|them|this))\b",
+                                re.IGNORECASE)
+# "..., and I also want ...": a statement's second clause, with its own subject.
+_STATEMENT_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:also\s+)?(?:i|i'm|i've|i'd|we|my|our|it|they|he|she)\b)|;\s+",
+                             re.IGNORECASE)
 _ASKING_START = re.compile(_ASKING_WORD + r"\b", re.IGNORECASE)
 _FRAME = re.compile(r"^(.{8,}?),\s*(?=" + _ASKING_WORD + r"\b)", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|or|but|plus)\s+(?=(?:also\s+)?(?:(?:at|in|on|for|by|to|from|with|after|"
