@@ -450,3 +450,30 @@ def test_the_extractive_generator_drafts_without_a_store_too(embedder):
     assert draft and draft[0].text == "Cards and UPI are accepted." and draft[0].chunk_ids == [paying.chunk_id]
     assert all("**" not in s.text for s in draft)
     assert ExtractiveGenerator(embedder.embed).draft("Can I pay by card?", []) == []
+
+
+def test_a_part_brings_its_best_unit_with_the_units_of_its_section_that_score_close_to_it():
+    """Scored on the cosine alone (x10): the part's best unit (cosine 1.0) brings the next sentence of its
+    section (0.95, within PART_SECTION_DELTA) but not a sentence of another section (0.9)."""
+    from caredesk.query.generate.answers.compose import PART_SECTION_DELTA, with_parts
+    from caredesk.query.generate.answers.features import QuestionPart
+
+    share = Passage(source="kb/patient/reports.md", chunk_id="reports#2", heading="Reports > Sharing",
+                    body="Use Share on the portal to create a link. The link expires after 72 hours.",
+                    score=0.3, similarity=0.6)
+    other = Passage(source="kb/patient/reports.md", chunk_id="reports#3", heading="Reports > External",
+                    body="You may upload reports from other laboratories.", score=0.2, similarity=0.5)
+    cosines = {"Use Share on the portal to create a link.": 1.0, "The link expires after 72 hours.": 0.95,
+               "You may upload reports from other laboratories.": 0.9}
+    vectors = {}
+    for passage in (share, other):
+        for unit in answer_units(passage.chunk_id, passage.heading, passage.body):
+            cosine = cosines.get(unit.text, 0.0)
+            vectors[(passage.chunk_id, unit.context_hash)] = np.array([cosine, np.sqrt(1 - cosine ** 2)])
+    weights = np.array([10.0 if name == "cosine" else 0.0 for name in UNIT_FEATURES])
+    scorer = LogisticModel(UNIT_FEATURES, weights, 0.0, np.zeros(len(UNIT_FEATURES)), np.ones(len(UNIT_FEATURES)))
+    part = QuestionPart(np.array([1.0, 0.0]), question_terms("send it to a specialist", lambda _w: 1.0))
+    assert PART_SECTION_DELTA == 1.0
+    chosen = with_parts([], [part], [share, other], vectors, scorer)
+    assert [c.unit.text for c in chosen] == ["Use Share on the portal to create a link.",
+                                            "The link expires after 72 hours."]
