@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import psycopg
 import pytest
 from caredesk.errors import UnsupportedFormatError
@@ -53,6 +55,23 @@ def test_the_same_bytes_again_embed_nothing_and_another_chunk_size_is_a_new_dige
     resized = index_file(db, source=SOURCE, data=DOCUMENT, version_id=None, sequencer="0003", embed=fake_embed,
                          target_words=20)
     assert resized.result.outcome == "indexed"  # the chunks it still shares keep their vectors
+
+
+def test_a_table_is_embedded_as_its_rows_read_with_their_header_and_stored_as_written(db, fake_embed):
+    from caredesk.quotes import tables_read_as_rows
+
+    table = (b"# Charges\n\nWhat a late cancellation costs.\n\n| When you cancel | Fee |\n|---|---|\n"
+             b"| 24 hours or more before | Free |\n| Less than 4 hours before | 50% |\n")
+    index_file(db, source="kb/public/charges.md", data=table, version_id=None, sequencer="0001", embed=fake_embed)
+    text, content_hash = db.execute("SELECT text, content_hash FROM chunks WHERE source = %s",
+                                    ("kb/public/charges.md",)).fetchone()
+    db.commit()
+    assert "| 24 hours or more before | Free |" in text  # full text and the shown body keep the table
+    embedded = [t for call in fake_embed.calls for t in call]
+    read = tables_read_as_rows(text)
+    assert read in embedded and text not in embedded
+    assert "24 hours or more before — Fee: Free." in read and "|" not in read
+    assert content_hash == hashlib.sha256(read.encode("utf-8")).hexdigest()  # a hash of what was embedded
 
 
 def test_an_unconvertible_file_writes_nothing(db, fake_embed):

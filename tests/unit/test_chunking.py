@@ -319,3 +319,18 @@ def test_chunking_imports_without_the_conversion_libraries():
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_a_chunk_is_embedded_with_its_tables_read_as_rows_and_everything_else_as_written():
+    from caredesk.quotes import tables_read_as_rows
+
+    text = ("Cancellation Charges\n\nCharges depend on notice.\n\n"
+            "| When you cancel | In-clinic | Home visit |\n|---|---|---|\n"
+            "| 24 hours or more before | Free, full refund | Free |\n| Less than 4 hours before | 50% | 100% |\n\n"
+            "| no | header |\n| just | cells |\n\nAfter the table.")
+    assert tables_read_as_rows(text) == (
+        "Cancellation Charges\n\nCharges depend on notice.\n\n"
+        "24 hours or more before — In-clinic: Free, full refund; Home visit: Free.\n"
+        "Less than 4 hours before — In-clinic: 50%; Home visit: 100%.\n\n"
+        "| no | header |\n| just | cells |\n\nAfter the table.")  # a table without a header stays as written
+    assert tables_read_as_rows("No table here.\n\n- a list item") == "No table here.\n\n- a list item"

@@ -39,7 +39,9 @@ from typing import Any
 
 import numpy as np
 from caredesk import ingest
+from caredesk import quotes as quotes_module
 from caredesk.query.generate.answers import units as answer_units_module
+from caredesk.store import documents as documents_module
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.indexing import index_file
@@ -191,8 +193,9 @@ def embedding_cache_path(model_version: str) -> Path:
 def corpus_digest(documents: Sequence[Document], model_version: str) -> str:
     digest = hashlib.sha256()
     digest.update(f"model {model_version}\ntarget words {DEFAULT_TARGET_WORDS}\n".encode())
-    # a converter, chunker or answer-unit change invalidates the index (the stored unit vectors)
-    for source in [*sorted(Path(ingest.__file__).parent.rglob("*.py")), Path(answer_units_module.__file__)]:
+    # a converter, chunker, answer-unit or embedded-text change invalidates the index (the stored vectors)
+    for source in [*sorted(Path(ingest.__file__).parent.rglob("*.py")),
+                   *(Path(module.__file__) for module in (answer_units_module, quotes_module, documents_module))]:
         digest.update(source.read_bytes())
     for document in documents:
         digest.update(f"{document.source}\0{hashlib.sha256(document.data).hexdigest()}\n".encode())

@@ -18,6 +18,7 @@ from caredesk.config import MAX_DOCUMENT_BYTES
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.query.generate import UNITS_VERSION
+from caredesk.quotes import CHUNK_READING_VERSION, tables_read_as_rows
 from caredesk.store.documents import ChunkInput, IndexResult, index_document
 from caredesk.tiers import tier_from_key
 
@@ -29,9 +30,10 @@ class IndexedFile:
 
 
 def document_digest(data: bytes, target_words: int) -> str:
-    """Identifies what was indexed: the bytes, the chunking settings and the answer-unit rule, so a
-    re-upload of the same file is free, while a change of chunk size or unit rule re-indexes it."""
-    settings = f"\0chunking:target_words={target_words}\0units:{UNITS_VERSION}"
+    """Identifies what was indexed: the bytes, the chunking settings, the answer-unit rule and how a chunk
+    is read for its vector, so a re-upload of the same file is free, while a change of any re-indexes it."""
+    settings = (f"\0chunking:target_words={target_words}\0units:{UNITS_VERSION}"
+                f"\0chunk_reading:{CHUNK_READING_VERSION}")
     return hashlib.sha256(data + settings.encode()).hexdigest()
 
 
@@ -63,7 +65,7 @@ def index_file(
         content_sha256=document_digest(data, target_words),
         chunks=[
             ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body,
-                       content_hash=c.content_hash)
+                       content_hash=hashlib.sha256(tables_read_as_rows(c.text).encode("utf-8")).hexdigest())
             for c in chunks
         ],
         embed=embed,

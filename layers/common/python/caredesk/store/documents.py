@@ -19,6 +19,7 @@ import psycopg
 
 from caredesk.errors import CareDeskError, EmbeddingError, InvalidRequestError
 from caredesk.query.generate import answer_units
+from caredesk.quotes import tables_read_as_rows
 from caredesk.store.db import translate_disconnects
 from caredesk.tiers import Tier, tier_from_key
 
@@ -41,9 +42,9 @@ class ChunkInput:
     chunk_id: str
     ordinal: int
     heading: str
-    text: str  # embedded and full-text indexed
+    text: str  # full-text indexed, and embedded with its tables read as rows (quotes.tables_read_as_rows)
     body: str  # shown and cited
-    content_hash: str  # hash of `text`
+    content_hash: str  # hash of what is embedded: a stored vector is reused only for the same input
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def index_document(
     # Embedding happens outside any transaction: slow, and a failure here must leave the
     # previous version untouched and searchable.
     units = [unit for chunk in chunks for unit in answer_units(chunk.chunk_id, chunk.heading, chunk.body)]
-    vectors, embedded = _vectors_for({c.content_hash: c.text for c in chunks}, reusable, embed)
+    vectors, embedded = _vectors_for({c.content_hash: tables_read_as_rows(c.text) for c in chunks}, reusable, embed)
     unit_vectors, units_embedded = _vectors_for({u.context_hash: u.context for u in units}, reusable_units, embed)
 
     with conn.transaction():
