@@ -268,7 +268,8 @@ def test_the_term_is_quoted_once_before_the_first_unit_chosen_under_it(embedder)
                    heading="Write Ahead Log > Checkpoints", body=REFERENCE_BODY, score=0.3, similarity=0.6)
     question = "What is the default checkpoint_timeout?"
     inputs = embedded_inputs(embedder.embed, question, [page])
-    draft = [s.text for s in compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors).sentences]
+    composed = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors)
+    draft = [s.text for s in composed.sentences]
     assert "The default is five minutes (5min)." in draft
     assert draft.index("checkpoint_timeout (integer)") < draft.index("The default is five minutes (5min).")
     assert draft.count("checkpoint_timeout (integer)") == 1

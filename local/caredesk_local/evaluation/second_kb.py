@@ -40,12 +40,12 @@ from typing import Any
 import numpy as np
 from caredesk import ingest
 from caredesk import quotes as quotes_module
-from caredesk.query.generate.answers import units as answer_units_module
-from caredesk.store import documents as documents_module
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.indexing import index_file
+from caredesk.query.generate.answers import units as answer_units_module
 from caredesk.query.retrieve import question_focus
+from caredesk.store import documents as documents_module
 from caredesk.store.db import connect
 from caredesk.store.migrations import apply_migrations
 from caredesk.store.search import (

@@ -42,12 +42,14 @@ _ASKS_WHEN = (r"\bwhen\s+(?:is|are|was|were|do|does|did|will|would|can|could|sho
 # "who" asks for a person opening a question ("Who do I chase?", "I don't know who to tell"), not as a
 # relative pronoun ("the doctor who does house calls", "the ones who call off my appointment").
 _ASKS_WHO = (r"(?:^|[.?!]\s+|\b(?:and|or|but)\s+)(?:to |with |from )?whom?\b|\bwhom?\s+to\s+\w|"
-             r"\b(?:know|ask|tell me|wondering|sure|idea|find out|work out|figure out) whom?\b|\b(?:to|with|from) whom\b")
+             r"\b(?:know|ask|tell me|wondering|sure|idea|find out|work out|figure out) whom?\b|"
+             r"\b(?:to|with|from) whom\b")
 
 # "open" / "close" ask for a time as what a place does ("Is the lab open on Sundays?", "When does it
 # close?"), not as an adjective ("sessions idle in an open transaction", "a branch close to the station").
 _ASKS_OPEN = (r"\b(?:is|are|be|stay|stays|remain|remains|still)\s+(?:\w+\s+){0,3}(?:open|closed)\b|"
-              r"\b(?:never|always)\s+(?:open|opens|closes|closed)\b|\b(?:open|closed|opens|closes)\s+(?:\w+\s+){0,3}(?:on|at|till|until|late|early|today|tomorrow|tonight|"
+              r"\b(?:never|always)\s+(?:open|opens|closes|closed)\b|"
+              r"\b(?:open|closed|opens|closes)\s+(?:\w+\s+){0,3}(?:on|at|till|until|late|early|today|tomorrow|tonight|"
               r"now|\w+days?)\b|\b(?:open|closed)\s*[?]|\bclosing\b|\b(?:do|does|will)\s+(?:\w+\s+){0,3}(?:open|close)\b")
 
 # First match wins: the more specific wordings come first ("how long" before "how", "how much
@@ -91,7 +93,8 @@ _WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekda
 _HOLDS: dict[Kind, re.Pattern[str]] = {
     kind: re.compile(pattern, re.IGNORECASE)
     for kind, pattern in {
-        Kind.AMOUNT: rf"{_CURRENCY}\s*{_NUMBER}|{_NUMBER}\s*{_CURRENCY}|{_NUMBER}\s*%|\b{_NUMBER} per cent\b|{_QUANTITY}|"
+        Kind.AMOUNT: rf"{_CURRENCY}\s*{_NUMBER}|{_NUMBER}\s*{_CURRENCY}|{_NUMBER}\s*%|\b{_NUMBER} per cent\b|"
+                     rf"{_QUANTITY}|"
                      r"\b(free of charge|no charge|free|waived|not charged|at no cost|no extra|full fee|same as|"
                      r"half the|discount)\b|\b(no|not|without|carry no) (\w+ )?(gst|tax|taxes|vat|charge|fee|cost)\b",
         Kind.TIME: rf"\b\d{{1,2}}[:.]\d{{2}}\b|\b\d{{1,2}}\s*(am|pm|a\.m\.|p\.m\.)|\b{_WEEKDAYS}\b|\bnoon\b|"
