@@ -133,16 +133,8 @@ def make_chunks() -> Callable[..., list]:
         chunks = []
         for ordinal, (heading, body) in enumerate(sections):
             text = f"{title}\n{heading}\n{body}"
-            chunks.append(
-                ChunkInput(
-                    chunk_id=f"{source}#{ordinal}",
-                    ordinal=ordinal,
-                    heading=heading,
-                    text=text,
-                    body=body,
-                    content_hash=hashlib.sha256(text.encode()).hexdigest(),
-                )
-            )
+            chunks.append(ChunkInput.of(chunk_id=f"{source}#{ordinal}", ordinal=ordinal, heading=heading, text=text,
+                                        body=body))
         return chunks
 
     return build

@@ -18,7 +18,7 @@ from caredesk.config import MAX_DOCUMENT_BYTES
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.query.generate import UNITS_VERSION
-from caredesk.quotes import CHUNK_READING_VERSION, tables_read_as_rows
+from caredesk.quotes import CHUNK_READING_VERSION
 from caredesk.store.documents import ChunkInput, IndexResult, index_document
 from caredesk.tiers import tier_from_key
 
@@ -64,8 +64,7 @@ def index_file(
         sequencer=sequencer,
         content_sha256=document_digest(data, target_words),
         chunks=[
-            ChunkInput(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body,
-                       content_hash=hashlib.sha256(tables_read_as_rows(c.text).encode("utf-8")).hexdigest())
+            ChunkInput.of(chunk_id=c.chunk_id, ordinal=c.ordinal, heading=c.heading, text=c.text, body=c.body)
             for c in chunks
         ],
         embed=embed,

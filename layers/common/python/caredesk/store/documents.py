@@ -9,6 +9,7 @@ Every function here runs its own transaction(s) and expects a connection with no
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,9 +43,20 @@ class ChunkInput:
     chunk_id: str
     ordinal: int
     heading: str
-    text: str  # full-text indexed, and embedded with its tables read as rows (quotes.tables_read_as_rows)
+    text: str  # full-text indexed; its vector is made from `embedded_text`
     body: str  # shown and cited
-    content_hash: str  # hash of what is embedded: a stored vector is reused only for the same input
+    content_hash: str  # hash of `embedded_text`: a stored vector is reused only for the same input
+
+    @property
+    def embedded_text(self) -> str:
+        """What the chunk's vector is made from: `text` with its tables read as rows."""
+        return tables_read_as_rows(self.text)
+
+    @classmethod
+    def of(cls, *, chunk_id: str, ordinal: int, heading: str, text: str, body: str) -> ChunkInput:
+        """A chunk to index, its content hash computed from what will be embedded."""
+        embedded = tables_read_as_rows(text)
+        return cls(chunk_id, ordinal, heading, text, body, hashlib.sha256(embedded.encode("utf-8")).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -137,7 +149,7 @@ def index_document(
     # Embedding happens outside any transaction: slow, and a failure here must leave the
     # previous version untouched and searchable.
     units = [unit for chunk in chunks for unit in answer_units(chunk.chunk_id, chunk.heading, chunk.body)]
-    vectors, embedded = _vectors_for({c.content_hash: tables_read_as_rows(c.text) for c in chunks}, reusable, embed)
+    vectors, embedded = _vectors_for({c.content_hash: c.embedded_text for c in chunks}, reusable, embed)
     unit_vectors, units_embedded = _vectors_for({u.context_hash: u.context for u in units}, reusable_units, embed)
 
     with conn.transaction():

@@ -64,14 +64,24 @@ def relevance_failures(
     kept_items = [i for i in checked if i not in failures and not _introduces(sentences[i], described)]
     if not kept_items:
         failures.update({i: "not_relevant:lead_in_alone" for i in checked if i not in failures})
-    for index in checked:
-        term = plain(sentences[index].text)
-        chunk = sentences[index].chunk_ids[0]
-        if index not in failures and term in described.get(chunk, {}).values() and not any(
-                described[chunk].get(plain(sentences[i].text)) == term and sentences[i].chunk_ids[0] == chunk
-                for i in kept_items):
-            failures[index] = "not_relevant:term_alone"
+    failures.update({i: "not_relevant:term_alone" for i in _terms_alone(sentences, checked, kept_items, described)
+                     if i not in failures})
     return failures
+
+
+def _terms_alone(sentences: Sequence[DraftSentence], checked: Sequence[int], kept: Sequence[int],
+                 described: dict[str, dict[str, str]]) -> list[int]:
+    """The defined terms none of whose own units is kept: a term names nothing to a reader on its own."""
+    kept_under: set[tuple[str, str | None]] = set()
+    for i in kept:
+        chunk = sentences[i].chunk_ids[0]
+        kept_under.add((chunk, described.get(chunk, {}).get(plain(sentences[i].text))))
+    alone = []
+    for i in checked:
+        chunk, text = sentences[i].chunk_ids[0], plain(sentences[i].text)
+        if text in described.get(chunk, {}).values() and (chunk, text) not in kept_under:
+            alone.append(i)
+    return alone
 
 
 def described_terms(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
