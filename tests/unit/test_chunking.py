@@ -14,6 +14,7 @@ from caredesk.ingest.chunking import (
     Chunk,
     chunk_document,
     count_words,
+    names_a_term,
     split_sentences,
 )
 from caredesk.ingest.convert import ConvertedDocument, convert_document
@@ -229,6 +230,66 @@ def test_packing_keeps_every_sentence_in_order_and_respects_the_target(lengths, 
         assert words <= 2 * target
     if all(n <= 2 * target for n in lengths):
         assert [u for c in chunks for u in split_sentences(c.body)] == texts
+
+
+def test_a_full_chunk_ends_between_paragraphs_rather_than_inside_one():
+    first = " ".join(sentence(n) for n in range(3))  # 27 words
+    second = " ".join(sentence(n) for n in range(10, 15))  # 45 words
+    chunks = chunks_of(f"{first}\n\n{second}", title="T", target=50)
+    # sentence-by-sentence packing would have ended the first chunk inside the second paragraph
+    assert [c.body for c in chunks] == [first, second]
+
+
+def test_a_chunk_ends_inside_a_paragraph_when_a_paragraph_boundary_would_leave_it_a_stub():
+    stub = sentence(0, words=5)
+    paragraph = " ".join(sentence(n) for n in range(1, 9))  # 72 words
+    chunks = chunks_of(f"{stub}\n\n{paragraph}", title="T", target=40)
+    assert count_words(chunks[0].body) > 30  # not the 5-word stub alone
+    assert chunks[0].body.startswith(stub)
+
+
+def reference(entries: int) -> str:
+    """A reference page: each entry a term line, then its description of one to three sentences."""
+    return "\n\n".join(f"setting_{n} (integer)\n\n" + " ".join(sentence(10 * n + k) for k in range(n % 3 + 1))
+                         for n in range(entries))
+
+
+def test_a_defined_term_opens_a_chunk_with_its_description_and_never_ends_one():
+    chunks = chunks_of(reference(6), title="T", target=50)
+    assert len(chunks) > 1
+    for chunk in chunks:
+        paragraphs = chunk.body.split("\n\n")
+        assert paragraphs[0].startswith("setting_"), chunk.body  # no chunk starts mid-description
+        assert not paragraphs[-1].startswith("setting_"), chunk.body  # no term is cut from what it names
+    assert "\n\n".join(c.body for c in chunks) == reference(6)
+
+
+def test_names_a_term_is_a_short_line_without_closing_punctuation_before_prose():
+    assert names_a_term("checkpoint_timeout (integer)", "Maximum time between automatic WAL checkpoints.")
+    assert names_a_term("`-d` `--debug`", "Print debugging output while the tool runs.")
+    assert not names_a_term("Please read this first.", "The clinic opens at nine every day.")
+    assert not names_a_term("Opening hours", "Mon to Sat")  # no prose after it
+    assert not names_a_term(" ".join(["word"] * 13), "A description of what the long line is.")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    blocks=st.lists(
+        st.one_of(
+            st.builds(lambda n: f"term_{n} (text)", st.integers(0, 99)),
+            st.lists(st.integers(min_value=2, max_value=20), min_size=1, max_size=5).map(
+                lambda lengths: " ".join(" ".join(["Word"] * (n - 1) + ["end."]) for n in lengths)),
+        ),
+        min_size=1, max_size=15,
+    ),
+    target=st.integers(min_value=10, max_value=60),
+)
+def test_boundary_packing_keeps_every_word_in_order_and_every_chunk_within_the_target(blocks, target):
+    markdown = "\n\n".join(blocks)
+    chunks = chunks_of(markdown, title="T", target=target)
+    assert "\n\n".join(c.body for c in chunks).split() == markdown.split()
+    for chunk in chunks:
+        assert count_words(chunk.body) <= target or len(split_sentences(chunk.body)) == 1
 
 
 # --------------------------------------------------------------------------- sentences

@@ -6,6 +6,11 @@ Rules:
   the title line), shared evenly over the fewest chunks that allows; a sentence longer
   than twice the target, which only text without punctuation produces, is cut into
   target-sized word windows rather than left to the embedder's truncation;
+- where a chunk must end, it ends at the strongest boundary that leaves it at least three
+  quarters of its share: before a defined term (a reference's `<dt>`, `names_a_term`) rather
+  than between paragraphs, between paragraphs rather than inside one, and never between a
+  term and the description it names, so "The default is one second (1s)." stays with
+  `deadlock_timeout`; a chunk past its share still takes the rest of a paragraph that fits;
 - a table, a list or a code block stays whole in one chunk when it has at most twice
   `target_words` words; a larger one is split between rows/items/lines, and a table's
   header row is repeated in every part;
@@ -20,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from caredesk.errors import EmptyDocumentError
 from caredesk.ingest.convert import ConvertedDocument
@@ -30,6 +35,10 @@ from caredesk.ingest.markdown import ATX_HEADING, FENCE, LIST_MARKER, TABLE_SEPA
 # list at the 2x allowance still (almost) fits the embedder's 256-token window.
 DEFAULT_TARGET_WORDS: int = 100
 HEADING_SEPARATOR = " > "
+# Part of every document's digest (caredesk.ingest.indexing): a change to where chunks end re-indexes a
+# re-uploaded document. 2: chunks end at the strongest boundary (module docstring).
+CHUNKING_VERSION = 2
+MAX_TERM_WORDS = 12
 
 
 @dataclass(frozen=True)
@@ -188,53 +197,123 @@ def _sections(markdown: str, title: str) -> list[tuple[tuple[str, ...], list[_Bl
 # --------------------------------------------------------------------------- packing
 
 
+# The boundary before a piece, weakest first: inside a paragraph, between blocks, before a defined term.
+# A description is glued to the term it follows: a chunk ends there only when nothing else can.
+_GLUED, _SENTENCE, _BLOCK, _TERM = -1, 0, 1, 2
+# A chunk ends at a stronger boundary only if it keeps at least this share of its even share of words.
+# Swept on the PostgreSQL manual's dev split (docs/grounded-answers.md), answers holding every fact /
+# page recall@5, of 80: 0.5 -> 49 / 70, 0.75 -> 49 / 71, 0.9 -> 48 / 72 (sentence packing: 46 / 72).
+MIN_FILL = 0.75
+
+
 @dataclass(frozen=True)
 class _Piece:
     group: tuple[int, int]  # pieces of one paragraph share a group and are joined by a space
     text: str
     words: int
+    boundary: int = _SENTENCE  # the strength of the boundary before this piece
 
 
 def _pack(blocks: list[_Block], target_words: int) -> list[str]:
     """Pack a section's blocks into chunk bodies of at most about target_words words.
 
     The section's words are shared out evenly over the fewest chunks the target allows, so a
-    section of 110 words gives two chunks of ~55, not 100 and a stub of 10.
+    section of 110 words gives two chunks of ~55, not 100 and a stub of 10. When a chunk is full it
+    ends at its strongest boundary (`_cut`), and what follows that boundary opens the next chunk.
     """
     pieces = _pieces(blocks, target_words)
-    total = sum(piece.words for piece in pieces)
+    total = _words(pieces)
     share = math.ceil(total / max(1, math.ceil(total / target_words)))
+    # words from each piece to the end of its paragraph: a chunk past its share still takes the rest of
+    # a paragraph that fits, rather than ending inside it
+    to_paragraph_end = [0] * len(pieces)
+    for index in range(len(pieces) - 1, -1, -1):
+        same = index + 1 < len(pieces) and pieces[index + 1].group == pieces[index].group
+        to_paragraph_end[index] = pieces[index].words + (to_paragraph_end[index + 1] if same else 0)
     bodies: list[str] = []
     current: list[_Piece] = []
-    current_words = 0
-    for piece in pieces:
-        if current and (current_words + piece.words > target_words or current_words >= share):
-            bodies.append(_render(current))
-            current, current_words = [], 0
+    for piece, paragraph_rest in zip(pieces, to_paragraph_end, strict=True):
+        # what follows a cut may still leave no room for `piece`: then it is a chunk of its own
+        while current and (
+            _words(current) + piece.words > target_words
+            or (_words(current) >= share
+                and (piece.boundary != _SENTENCE or _words(current) + paragraph_rest > target_words))
+        ):
+            cut = _cut(current, piece, MIN_FILL * share)
+            bodies.append(_render(current[:cut]))
+            current = current[cut:]
         current.append(piece)
-        current_words += piece.words
     if current:
         bodies.append(_render(current))
     return bodies
 
 
+def _words(pieces: list[_Piece]) -> int:
+    return sum(piece.words for piece in pieces)
+
+
+def _cut(current: list[_Piece], following: _Piece, min_words: float) -> int:
+    """How many of `current`'s pieces the chunk keeps: the strongest boundary among those that leave it
+    at least `min_words` (the latest of equals), else all of them; a term is never left last when the
+    boundary before it is there to take instead."""
+    boundaries = [*(p.boundary for p in current[1:]), following.boundary]  # boundary j sits before piece j+1
+    filled = 0
+    allowed = []
+    for keep, piece in enumerate(current, start=1):
+        filled += piece.words
+        if filled >= min_words:
+            allowed.append(keep)
+    if not allowed or allowed == [len(current)]:
+        allowed = [len(current)]
+        if boundaries[-1] == _GLUED and len(current) > 1:
+            allowed.append(len(current) - 1)
+    return max(allowed, key=lambda keep: (boundaries[keep - 1], keep))
+
+
 def _pieces(blocks: list[_Block], target_words: int) -> list[_Piece]:
-    """The units packing may not cut: sentences, whole tables/lists, or their row/item groups."""
+    """The units packing may not cut: sentences, whole tables/lists, or their row/item groups, each with
+    the strength of the boundary before it."""
     pieces: list[_Piece] = []
+    names_term = [
+        block.kind == "paragraph" and index + 1 < len(blocks) and blocks[index + 1].kind == "paragraph"
+        and names_a_term(block.render(), blocks[index + 1].render())
+        for index, block in enumerate(blocks)
+    ]
     for index, block in enumerate(blocks):
+        opening = _TERM if names_term[index] else _GLUED if index and names_term[index - 1] else _BLOCK
+        first = len(pieces)
         if block.kind == "paragraph":
             for sentence in _split_paragraph(block.render()):
                 words = count_words(sentence)
                 windows = [sentence] if words <= 2 * target_words else _word_windows(sentence, target_words)
                 pieces.extend(_Piece((index, 0), window, count_words(window)) for window in windows)
-            continue
-        text = block.render()
-        if count_words(text) <= 2 * target_words:
-            pieces.append(_Piece((index, 0), text, count_words(text)))
         else:
-            for part, part_text in enumerate(_split_block(block, target_words)):
-                pieces.append(_Piece((index, part + 1), part_text, count_words(part_text)))
+            text = block.render()
+            if count_words(text) <= 2 * target_words:
+                pieces.append(_Piece((index, 0), text, count_words(text)))
+            else:
+                for part, part_text in enumerate(_split_block(block, target_words)):
+                    pieces.append(_Piece((index, part + 1), part_text, count_words(part_text)))
+        if len(pieces) > first:
+            pieces[first] = replace(pieces[first], boundary=opening)
     return pieces
+
+
+def names_a_term(paragraph: str, following: str) -> bool:
+    """Whether `paragraph` names a term that `following` describes: one short line with no closing
+    punctuation before prose, as a reference's `<dt>` ("checkpoint_timeout (integer)", "-d --debug")
+    comes before its description. Both are paragraphs (not a table, list, heading or code)."""
+    if "\n" in paragraph.strip():
+        return False
+    words = _plain_heading(paragraph).split()
+    described = _plain_heading(following.strip().split("\n")[0])
+    if not words or len(words) > MAX_TERM_WORDS or _CLOSING.search(_plain_heading(paragraph).rstrip(")]\"'”’")):
+        return False
+    return len(described.split()) >= 4 and bool(_SENTENCE_CLOSE.search(_plain_heading(following)))
+
+
+_CLOSING = re.compile(r"[.!?:;,]$")
+_SENTENCE_CLOSE = re.compile(r"[.!?:][)\]\"'”’*_]*$")
 
 
 def _render(pieces: list[_Piece]) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from caredesk.config import MAX_DOCUMENT_BYTES
-from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS, chunk_document
+from caredesk.ingest.chunking import CHUNKING_VERSION, DEFAULT_TARGET_WORDS, chunk_document
 from caredesk.ingest.convert import convert_document
 from caredesk.query.generate import UNITS_VERSION
 from caredesk.quotes import CHUNK_READING_VERSION
@@ -32,7 +32,7 @@ class IndexedFile:
 def document_digest(data: bytes, target_words: int) -> str:
     """Identifies what was indexed: the bytes, the chunking settings, the answer-unit rule and how a chunk
     is read for its vector, so a re-upload of the same file is free, while a change of any re-indexes it."""
-    settings = (f"\0chunking:target_words={target_words}\0units:{UNITS_VERSION}"
+    settings = (f"\0chunking:{CHUNKING_VERSION}:target_words={target_words}\0units:{UNITS_VERSION}"
                 f"\0chunk_reading:{CHUNK_READING_VERSION}")
     return hashlib.sha256(data + settings.encode()).hexdigest()
 

@@ -18,7 +18,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from caredesk.ingest.chunking import HEADING_SEPARATOR
+from caredesk.ingest.chunking import HEADING_SEPARATOR, names_a_term
 from caredesk.quotes import TableRow, plain, structured_units
 
 MIN_UNIT_CHARS = 12
@@ -88,26 +88,16 @@ def answer_units(chunk_id: str, heading: str, body: str) -> list[AnswerUnit]:
     return units
 
 
-MAX_TERM_WORDS = 12
-_CLOSING = re.compile(r"[.!?:;,]$")
-_SENTENCE_CLOSE = re.compile(r"[.!?:][)\]\"'”’*_]*$")
 _NOT_PROSE = re.compile(r"^(?:\||#|[-*+]\s|\d+[.)]\s|```|>)")
 
 
 def defined_terms(body: str) -> set[str]:
-    """The paragraphs of `body` that name a term its next paragraph describes (the module docstring)."""
+    """The paragraphs of `body` that name a term its next paragraph describes (`names_a_term`, the rule the
+    chunker also keeps a term with its description by)."""
     paragraphs = [p.strip() for p in re.split(r"\n[ \t]*\n", body) if p.strip()]
-    terms: set[str] = set()
-    for paragraph, following in zip(paragraphs, paragraphs[1:], strict=False):
-        if "\n" in paragraph or _NOT_PROSE.match(paragraph) or _NOT_PROSE.match(following):
-            continue
-        words = plain(paragraph).split()
-        described = plain(following.split("\n")[0])
-        if not words or len(words) > MAX_TERM_WORDS or _CLOSING.search(plain(paragraph).rstrip(")]\"'”’")):
-            continue
-        if len(described.split()) >= 4 and _SENTENCE_CLOSE.search(plain(following)):
-            terms.add(paragraph)
-    return terms
+    return {paragraph for paragraph, following in zip(paragraphs, paragraphs[1:], strict=False)
+            if not _NOT_PROSE.match(paragraph) and not _NOT_PROSE.match(following)
+            and names_a_term(paragraph, following)}
 
 
 def _continues_list(unit: str) -> bool:
