@@ -69,6 +69,12 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         # "who" as a relative pronoun asks for no contact
         ("Can the doctor who does house calls run an ECG?", Kind.YESNO),
         ("If you're the ones who call off my appointment, how long until it hits my card?", Kind.DURATION),
+        # the kind is read from the asking sentences, not from the statements around them
+        ("Right now a script sends one INSERT per row and the job runs for hours. Someone told me there is "
+         "a bulk path that streams rows from a file. What is it?", Kind.OTHER),
+        ("EXPLAIN does not tell me how much time went into reading blocks. What does the setting cost?",
+         Kind.AMOUNT),
+        ("I need to know how late I can cancel.", Kind.TIME),  # no asking sentence: read whole
     ],
 )
 def test_what_a_question_asks_for(question, kind):

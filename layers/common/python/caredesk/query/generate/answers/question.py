@@ -120,9 +120,14 @@ _HOLDS: dict[Kind, re.Pattern[str]] = {
 
 
 def asked_kind(question: str) -> Kind:
-    """The kind of answer the question asks for (OTHER when its wording names none)."""
+    """The kind of answer the question asks for (OTHER when its wording names none), read from the
+    message's asking sentences: "... the job runs for hours. ... there is a bulk path that streams rows.
+    What is it?" asks for no time, whatever its statements say. A message with no asking sentence is
+    read whole ("I need to know how late I can cancel.")."""
+    sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
+    asked = " ".join(s for s in sentences if s.endswith("?") or _ASKING_START.match(s)) or question
     for kind, pattern in _ASKS:
-        if pattern.search(question):
+        if pattern.search(asked):
             return kind
     return Kind.OTHER
 
