@@ -305,9 +305,10 @@ def names_a_term(paragraph: str, following: str) -> bool:
     comes before its description. Both are paragraphs (not a table, list, heading or code)."""
     if "\n" in paragraph.strip():
         return False
-    words = _plain_heading(paragraph).split()
+    term = _plain_heading(paragraph)
+    words = term.split()
     described = _plain_heading(following.strip().split("\n")[0])
-    if not words or len(words) > MAX_TERM_WORDS or _CLOSING.search(_plain_heading(paragraph).rstrip(")]\"'”’")):
+    if not words or len(words) > MAX_TERM_WORDS or _CLOSING.search(term.rstrip(")]\"'”’")):
         return False
     return len(described.split()) >= 4 and bool(_SENTENCE_CLOSE.search(_plain_heading(following)))
 
