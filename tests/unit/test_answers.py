@@ -19,9 +19,9 @@ from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, f
 from caredesk.query.generate.answers.question import (
     Kind,
     asked_kind,
+    asked_parts,
     asked_thing,
     holds_kind,
-    question_parts,
     salient_terms,
 )
 from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms
@@ -176,7 +176,23 @@ def test_a_possessive_or_is_contraction_is_its_word():
     ],
 )
 def test_a_message_that_asks_several_things_is_split_into_parts_with_its_context(question, parts):
-    assert question_parts(question) == parts
+    assert [part.text for part in asked_parts(question)] == parts
+
+
+def test_a_part_is_scored_on_its_own_words_not_on_the_statements_every_part_shares(embedder):
+    from caredesk.query.generate.answers.inputs import embedded_inputs
+
+    question = ("I'm on the diabetes plan. How many days of tablets can one refill cover, and how many refills "
+                "in a row before I see the doctor?")
+    assert [part.own for part in asked_parts(question)] == [
+        "How many days of tablets can one refill cover", "how many refills in a row before I see the doctor?"]
+    # the opening phrase that frames both clauses is shared too
+    framed = asked_parts("For my child's first visit, how long is the slot and what does it cost?")
+    assert [part.own for part in framed] == ["how long is the slot", "what does it cost?"]
+    parts = embedded_inputs(embedder.embed, question, []).parts
+    assert [sorted(part.terms.weights) for part in parts] == [
+        ["cover", "days", "one", "refill", "tablet"], ["doctor", "refill", "row", "see"]]
+    assert [part.terms.kind for part in parts] == [Kind.DURATION, Kind.COUNT]
 
 
 def test_each_part_of_a_question_gets_its_own_best_unit(embedder):
@@ -307,6 +323,57 @@ def test_a_row_shows_the_figure_asked_for_when_the_named_columns_hold_none():
     asks_time = question_terms("Is the branch open on Sundays?", lambda _word: 3.0)
     assert asked_columns("Hillview", BRANCH_HOURS_ROW, asks_time) == ["Sunday"]
     assert asked_columns("Dermatology", SECOND_OPINION_ROW, question_terms("Dermatology?", lambda _w: 3.0)) is None
+
+
+def test_a_column_is_asked_for_only_by_a_word_nearly_as_rare_as_the_questions_rarest():
+    pairs = (("In-clinic consultation", "Flat fee of INR 200"), ("Home visit", "Flat fee of INR 400"))
+    idf = {"visit": 0.9, "home": 1.5}.get
+    generic = question_terms("If I call off my visit the evening before, do I lose money?", lambda w: idf(w, 5.0))
+    assert asked_columns("Between 4 and 24 hours before", pairs, generic) is None  # "visit" is any visit
+    named = question_terms("How much is a home visit?", lambda w: idf(w, 5.0))
+    assert asked_columns("Between 4 and 24 hours before", pairs, named) == ["Home visit"]
+
+
+CHARGES_BODY = (
+    "| Notice | Charge |\n| --- | --- |\n| 24 hours or more before | Free |\n"
+    "| Between 4 and 24 hours before | INR 200 |\n| Less than 4 hours before | 50% of the fee |"
+)
+
+
+def _cosine_scored(passage: Passage, question: str, cosines: dict[str, float]):
+    """The passage's candidates scored on the cosine alone (x10), with the cosines given per row label."""
+    from caredesk.query.generate.answers.compose import rank
+    from caredesk.query.generate.answers.features import candidates, feature_matrix
+
+    vectors = {}
+    for unit in answer_units(passage.chunk_id, passage.heading, passage.body):
+        cosine = cosines.get(unit.row.label if unit.row else unit.text, 0.0)
+        vectors[(passage.chunk_id, unit.context_hash)] = np.array([cosine, np.sqrt(1 - cosine ** 2)])
+    found = candidates([passage], np.array([1.0, 0.0]), vectors)
+    terms = question_terms(question, lambda _w: 1.0)
+    weights = np.array([10.0 if name == "cosine" else 0.0 for name in UNIT_FEATURES])
+    scorer = LogisticModel(UNIT_FEATURES, weights, 0.0, np.zeros(len(UNIT_FEATURES)), np.ones(len(UNIT_FEATURES)))
+    return rank(found, scorer.scores(feature_matrix(found, terms))), terms
+
+
+def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
+    from caredesk.query.generate.answers.compose import select
+
+    charges = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Cancellation > Charges",
+                      body=CHARGES_BODY, score=0.3, similarity=0.6)
+    scored, terms = _cosine_scored(charges, "If I call it off the evening before, do I lose money?", {
+        "Less than 4 hours before": 1.0, "24 hours or more before": 0.95, "Between 4 and 24 hours before": 0.9})
+    chosen = [c.unit.row.label for c in select(scored, terms)]
+    assert chosen == ["24 hours or more before", "Between 4 and 24 hours before", "Less than 4 hours before"]
+
+
+def test_another_row_of_a_table_whose_row_the_question_names_does_not_join():
+    from caredesk.query.generate.answers.compose import select
+
+    fees = Passage(source="kb/public/fees.md", chunk_id="fees#1", heading="Fees", body=FEE_BODY, score=0.3,
+                   similarity=0.6)
+    scored, terms = _cosine_scored(fees, "How much does cardiology cost?", {"Cardiology": 1.0, "Dermatology": 0.95})
+    assert [c.unit.row.label for c in select(scored, terms) if c.unit.row] == ["Cardiology"]
 
 
 def test_question_terms_weigh_by_idf_and_mark_words_no_document_uses():

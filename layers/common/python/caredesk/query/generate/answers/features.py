@@ -74,7 +74,7 @@ class QuestionTerms:
         return [stem for stem in self.weights if not self.covers(stem, words)]
 
     def restricted_to(self, part: str) -> QuestionTerms:
-        """The terms of one part of the question (`question.question_parts`), weighed as in the whole."""
+        """The terms of one part of the question (`question.asked_parts`), weighed as in the whole."""
         stems = salient_terms(part)
         return QuestionTerms(
             kind=asked_kind(part),

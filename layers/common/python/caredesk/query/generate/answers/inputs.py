@@ -14,7 +14,7 @@ import numpy as np
 
 from caredesk.contracts import Passage
 from caredesk.query.generate.answers.features import QuestionPart, QuestionTerms, Related, question_terms, raw_words
-from caredesk.query.generate.answers.question import question_parts
+from caredesk.query.generate.answers.question import AskedPart, asked_parts
 from caredesk.query.generate.answers.units import answer_units
 from caredesk.store.term_stats import term_stats
 from caredesk.store.units import stored_unit_vectors
@@ -48,8 +48,8 @@ def answer_inputs(
             key = (passage.chunk_id, unit.context_hash)
             if key not in vectors:
                 missing[key] = unit.context
-    parts = question_parts(question)
-    embedded = embed([embed_text or question, *parts, *missing.values()])
+    parts = asked_parts(question)
+    embedded = embed([embed_text or question, *(part.text for part in parts), *missing.values()])
     for key, vector in zip(missing, embedded[1 + len(parts):], strict=True):
         vectors[key] = np.asarray(vector, dtype=np.float32)
     words = [w for w in raw_words(question) if content_words(w)][:MAX_QUESTION_WORDS]
@@ -77,8 +77,8 @@ def embedded_inputs(
     For tests and tools that hold passages in memory; the Generate step reads the store."""
     units = {(p.chunk_id, u.context_hash): u.context for p in passages
              for u in answer_units(p.chunk_id, p.heading, p.body)}
-    parts = question_parts(question)
-    embedded = embed([question, *parts, *units.values()])
+    parts = asked_parts(question)
+    embedded = embed([question, *(part.text for part in parts), *units.values()])
     terms = question_terms(question, idf or (lambda _word: 1.0), related)
     return AnswerInputs(
         question_vector=np.asarray(embedded[0], dtype=np.float32),
@@ -90,6 +90,10 @@ def embedded_inputs(
     )
 
 
-def _parts(texts: Sequence[str], vectors: Sequence[np.ndarray], terms: QuestionTerms) -> tuple[QuestionPart, ...]:
-    return tuple(QuestionPart(np.asarray(vector, dtype=np.float32), terms.restricted_to(text))
-                 for text, vector in zip(texts, vectors, strict=True))
+def _parts(parts: Sequence[AskedPart], vectors: Sequence[np.ndarray], terms: QuestionTerms) -> tuple[QuestionPart, ...]:
+    """Each part is embedded with the message's statements (they say what it is about) but scored on its
+    own words: the words every part shares cannot tell which unit answers which part ("I'm on the diabetes
+    plan. How many days can one refill cover, and how many in a row before I see the doctor?": "diabetes
+    plan" would pick the plan's fee row for the second part)."""
+    return tuple(QuestionPart(np.asarray(vector, dtype=np.float32), terms.restricted_to(part.own))
+                 for part, vector in zip(parts, vectors, strict=True))

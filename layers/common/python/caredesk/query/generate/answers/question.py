@@ -10,6 +10,7 @@ vocabulary, so it carries to any clinic's documents.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 
 from caredesk.text import content_words
@@ -138,34 +139,43 @@ def holds_kind(text: str, kind: Kind) -> bool:
     return bool(pattern and pattern.search(text))
 
 
-def question_parts(question: str) -> list[str]:
-    """The separate things a message asks, each with the message's statements as its context, or [] when
-    it asks one thing. "I want a second opinion. What's the price and which files should I send?" ->
-    ["I want a second opinion. What's the price", "I want a second opinion. which files should I send?"].
-    Split on sentences, then on "and / or / but" before an asking word; a clause with no salient term
-    ("How do I do both?") is no part of its own. When the one thing asked points back at several things
-    the message states ("My PDF won't open, and I also want to send it on. How do I do both?"), each
+@dataclass(frozen=True)
+class AskedPart:
+    """One of several things a message asks."""
+
+    text: str  # the part with the message's statements as its context: what is embedded
+    own: str  # the part's own words, without what every part shares: what tells it from the others
+
+
+def asked_parts(question: str) -> list[AskedPart]:
+    """The separate things a message asks, or [] when it asks one thing. "I want a second opinion. What's
+    the price and which files should I send?" -> texts ["I want a second opinion. What's the price", "I want
+    a second opinion. which files should I send?"], own words ["What's the price", "which files should I
+    send?"]. Split on sentences, then on "and / or / but" before an asking word; a clause with no salient
+    term ("How do I do both?") is no part of its own. When the one thing asked points back at several
+    things the message states ("My PDF won't open, and I also want to send it on. How do I do both?"), each
     statement joined by "and" is a part."""
     sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
     asking = [s for s in sentences if s.endswith("?") or _ASKING_START.match(s)]
     context = " ".join(s for s in sentences if s not in asking)
-    parts: list[tuple[str, str]] = []  # (the clause's own context, the clause)
+    parts: list[tuple[str, str, str]] = []  # (the clause's own context, the clause, its own words)
     for sentence in asking:
         clauses = [c.strip(" ,") for c in _CLAUSE_JOIN.split(sentence) if c.strip(" ,")]
         # "For my child's first visit, how long is the slot and what does it cost?": the opening phrase
         # frames every clause of its sentence, not only the first.
         frame = _FRAME.match(clauses[0]) if len(clauses) > 1 else None
         for index, clause in enumerate(clauses):
-            parts.append((f"{frame.group(1)}," if frame and index else "", clause))
-    pointing_back = [clause for _frame, clause in parts if _POINTS_AT_SEVERAL.search(clause)]
-    parts = [(frame, clause) for frame, clause in parts if salient_terms(clause)]
+            own = clause[frame.end():] if frame and not index else clause
+            parts.append((f"{frame.group(1)}," if frame and index else "", clause, own))
+    pointing_back = [clause for _frame, clause, _own in parts if _POINTS_AT_SEVERAL.search(clause)]
+    parts = [part for part in parts if salient_terms(part[1])]
     if not parts and pointing_back:
         stated = [c.strip(" ,.") for s in sentences if s not in asking for c in _STATEMENT_JOIN.split(s)]
         stated = [c for c in stated if salient_terms(c)]
-        return stated if len(stated) >= 2 else []
+        return [AskedPart(c, c) for c in stated] if len(stated) >= 2 else []
     if len(parts) < 2:
         return []
-    return [" ".join(filter(None, (context, frame, clause))) for frame, clause in parts]
+    return [AskedPart(" ".join(filter(None, (context, frame, clause))), own) for frame, clause, own in parts]
 
 
 _ASKING_WORD = (r"(?:how|what|what's|which|when|where|who|whom|is|are|do|does|did|can|could|will|would|should|"
