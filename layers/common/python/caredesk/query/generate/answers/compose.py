@@ -212,10 +212,10 @@ def render(chosen: Sequence[Candidate], terms: QuestionTerms) -> list[DraftSente
 
 def asked_columns(label: str, pairs: Sequence[tuple[str, str]], terms: QuestionTerms) -> list[str] | None:
     """The headers the question names with a distinctive word (COLUMN_TERM_SHARE), in the header or the
-    cell (None: it names none, show all). When
-    none of those cells states the figure the question asks for, the cells that do join them ("what
-    would I pay ... the head of department?" names the reviewer column and asks for the fee column).
-    Terms that name the row itself ("Riverside") choose the row, not a column."""
+    cell (None: it names none, show all). When none of those cells states the figure the question asks
+    for, the cells that do join them ("what would I pay ... the head of department?" names the reviewer
+    column and asks for the fee column). Terms that name the row itself ("Riverside") choose the row, not
+    a column."""
     label_words = content_words(label)
     stems = [stem for stem in terms.weights if not terms.covers(stem, label_words)]
     rarest = max(terms.weights.values(), default=0.0)
