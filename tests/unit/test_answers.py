@@ -332,6 +332,11 @@ def test_a_column_is_asked_for_only_by_a_word_nearly_as_rare_as_the_questions_ra
     assert asked_columns("Between 4 and 24 hours before", pairs, generic) is None  # "visit" is any visit
     named = question_terms("How much is a home visit?", lambda w: idf(w, 5.0))
     assert asked_columns("Between 4 and 24 hours before", pairs, named) == ["Home visit"]
+    # a rare row name does not make the column's word too common to ask for it
+    branch = (("address", "2 Lake View Road"), ("outpatient hours sunday", "09:00-13:00"))
+    rare_row = question_terms("What's the address of the Lakeside branch?",
+                              {"lakeside": 5.0, "address": 1.2, "branch": 0.5}.get)
+    assert asked_columns("Lakeside", branch, rare_row) == ["address"]
 
 
 CHARGES_BODY = (
