@@ -372,6 +372,40 @@ def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
     assert chosen == ["24 hours or more before", "Between 4 and 24 hours before", "Less than 4 hours before"]
 
 
+def test_a_row_the_question_names_by_label_and_column_answers_first_whatever_its_score():
+    from caredesk.query.generate.answers.compose import pinpointed_first, select
+
+    branches = Passage(source="kb/public/branches.csv", chunk_id="branches#0", heading="Branches",
+                       body="| branch | address | email |\n| --- | --- | --- |\n"
+                            "| Lakeside | 2 Lake View Road | lakeside@example |\n"
+                            "| Hillview | 88 Hill Lane | hill@example |",
+                       score=0.2, similarity=0.4)
+    visits = Passage(source="kb/public/visits.md", chunk_id="visits#1", heading="Home Visits > Where",
+                     body="Home visits cover addresses near the Lakeside branch.", score=0.3, similarity=0.6)
+    sentence = "Home visits cover addresses near the Lakeside branch."
+    vectors, cosines = {}, {"Lakeside": 0.5, "Hillview": 0.45, sentence: 0.9}
+    for passage in (visits, branches):
+        for unit in answer_units(passage.chunk_id, passage.heading, passage.body):
+            cosine = cosines.get(unit.row.label if unit.row else unit.text, 0.0)
+            vectors[(passage.chunk_id, unit.context_hash)] = np.array([cosine, np.sqrt(1 - cosine ** 2)])
+    from caredesk.query.generate.answers.compose import rank
+    from caredesk.query.generate.answers.features import candidates, feature_matrix
+
+    found = candidates([visits, branches], np.array([1.0, 0.0]), vectors)
+    weights = np.array([10.0 if name == "cosine" else 0.0 for name in UNIT_FEATURES])
+    scorer = LogisticModel(UNIT_FEATURES, weights, 0.0, np.zeros(len(UNIT_FEATURES)), np.ones(len(UNIT_FEATURES)))
+    terms = question_terms("What is the address of the Lakeside branch?", lambda _w: 1.0)
+    scored = rank(found, scorer.scores(feature_matrix(found, terms)))
+    assert scored[0][1].unit.row is None  # the sentence outscores the row
+    first = pinpointed_first(scored, terms)
+    assert first[0][1].unit.row.label == "Lakeside" and sorted(map(id, first)) == sorted(map(id, scored))
+    assert select(first, terms)[0].unit.row.label == "Lakeside"
+    # naming the row alone ("Lakeside") or a column alone ("address") pinpoints no cell
+    for question in ("Tell me about Lakeside.", "Which addresses do home visits cover?"):
+        unnamed = question_terms(question, lambda _w: 1.0)
+        assert pinpointed_first(scored, unnamed) == scored
+
+
 def test_another_row_of_a_table_whose_row_the_question_names_does_not_join():
     from caredesk.query.generate.answers.compose import select
 

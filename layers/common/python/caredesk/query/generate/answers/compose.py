@@ -2,7 +2,9 @@
 
 1. Every answer unit of the retrieved chunks is scored by the fitted unit model (`features`).
 2. The best unit's section answers first: its best unit, then the section's other units that score
-   close to it (a list's items, the next sentence of a rule).
+   close to it (a list's items, the next sentence of a rule). A table row the question names by its
+   label and by one of its columns is the best unit whatever its score: the question points at a cell
+   ("the address of the Lakeside branch", `pinpointed_first`).
 3. Units of other sections of that document, then of one other document, join when they score close
    to the best unit (another document closer). In a table where the question names a row's label ("the
    cardiology fee"), another row joins only when the question names its label too; where it names none
@@ -100,7 +102,7 @@ def compose_answer(
     scorer = scorer or unit_model()
     decider = decider or DecisionModel.load()
     found = candidates(passages, question_vector, unit_vectors)
-    scored = rank(found, scorer.scores(feature_matrix(found, terms)))
+    scored = pinpointed_first(rank(found, scorer.scores(feature_matrix(found, terms))), terms)
     chosen = select(scored, terms)
     decision = decider.decide(decision_signals(scored, chosen, terms, passages))
     if not decision.answer:
@@ -114,6 +116,18 @@ def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Ca
         ((round(float(score), 4), c) for score, c in zip(scores, found, strict=True)),
         key=lambda pair: (-pair[0], pair[1].passage_rank, pair[1].unit.position),
     )
+
+
+def pinpointed_first(scored: Sequence[tuple[float, Candidate]], terms: QuestionTerms) -> list[tuple[float, Candidate]]:
+    """`scored` with the best table row the question names by its label and by one of its columns moved
+    to the front: such a question points at a cell ("the address of the Lakeside branch"), and a sentence
+    that merely shares its words ("Home visits cover addresses within 10 km of ... Lakeside") must not
+    outrank it. Unchanged when no row is named both ways."""
+    pinned = next((pair for pair in scored if pair[1].unit.row is not None and _names_label(pair[1], terms)
+                   and asked_columns(pair[1].unit.row.label, pair[1].unit.row.pairs, terms) is not None), None)
+    if pinned is None:
+        return list(scored)
+    return [pinned, *(pair for pair in scored if pair is not pinned)]
 
 
 def select(
