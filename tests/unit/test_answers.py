@@ -345,16 +345,18 @@ CHARGES_BODY = (
 )
 
 
-def _cosine_scored(passage: Passage, question: str, cosines: dict[str, float]):
-    """The passage's candidates scored on the cosine alone (x10), with the cosines given per row label."""
+def _cosine_scored(passages: list[Passage], question: str, cosines: dict[str, float]):
+    """The passages' candidates scored on the cosine alone (x10), with the cosines given per row label or
+    sentence text."""
     from caredesk.query.generate.answers.compose import rank
     from caredesk.query.generate.answers.features import candidates, feature_matrix
 
     vectors = {}
-    for unit in answer_units(passage.chunk_id, passage.heading, passage.body):
-        cosine = cosines.get(unit.row.label if unit.row else unit.text, 0.0)
-        vectors[(passage.chunk_id, unit.context_hash)] = np.array([cosine, np.sqrt(1 - cosine ** 2)])
-    found = candidates([passage], np.array([1.0, 0.0]), vectors)
+    for passage in passages:
+        for unit in answer_units(passage.chunk_id, passage.heading, passage.body):
+            cosine = cosines.get(unit.row.label if unit.row else unit.text, 0.0)
+            vectors[(passage.chunk_id, unit.context_hash)] = np.array([cosine, np.sqrt(1 - cosine ** 2)])
+    found = candidates(passages, np.array([1.0, 0.0]), vectors)
     terms = question_terms(question, lambda _w: 1.0)
     weights = np.array([10.0 if name == "cosine" else 0.0 for name in UNIT_FEATURES])
     scorer = LogisticModel(UNIT_FEATURES, weights, 0.0, np.zeros(len(UNIT_FEATURES)), np.ones(len(UNIT_FEATURES)))
@@ -366,7 +368,7 @@ def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
 
     charges = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Cancellation > Charges",
                       body=CHARGES_BODY, score=0.3, similarity=0.6)
-    scored, terms = _cosine_scored(charges, "If I call it off the evening before, do I lose money?", {
+    scored, terms = _cosine_scored([charges], "If I call it off the evening before, do I lose money?", {
         "Less than 4 hours before": 1.0, "24 hours or more before": 0.95, "Between 4 and 24 hours before": 0.9})
     chosen = [c.unit.row.label for c in select(scored, terms)]
     assert chosen == ["24 hours or more before", "Between 4 and 24 hours before", "Less than 4 hours before"]
@@ -375,27 +377,16 @@ def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
 def test_a_row_the_question_names_by_label_and_column_answers_first_whatever_its_score():
     from caredesk.query.generate.answers.compose import pinpointed_first, select
 
+    sentence = "Home visits cover addresses near the Lakeside branch."
     branches = Passage(source="kb/public/branches.csv", chunk_id="branches#0", heading="Branches",
                        body="| branch | address | email |\n| --- | --- | --- |\n"
                             "| Lakeside | 2 Lake View Road | lakeside@example |\n"
                             "| Hillview | 88 Hill Lane | hill@example |",
                        score=0.2, similarity=0.4)
     visits = Passage(source="kb/public/visits.md", chunk_id="visits#1", heading="Home Visits > Where",
-                     body="Home visits cover addresses near the Lakeside branch.", score=0.3, similarity=0.6)
-    sentence = "Home visits cover addresses near the Lakeside branch."
-    vectors, cosines = {}, {"Lakeside": 0.5, "Hillview": 0.45, sentence: 0.9}
-    for passage in (visits, branches):
-        for unit in answer_units(passage.chunk_id, passage.heading, passage.body):
-            cosine = cosines.get(unit.row.label if unit.row else unit.text, 0.0)
-            vectors[(passage.chunk_id, unit.context_hash)] = np.array([cosine, np.sqrt(1 - cosine ** 2)])
-    from caredesk.query.generate.answers.compose import rank
-    from caredesk.query.generate.answers.features import candidates, feature_matrix
-
-    found = candidates([visits, branches], np.array([1.0, 0.0]), vectors)
-    weights = np.array([10.0 if name == "cosine" else 0.0 for name in UNIT_FEATURES])
-    scorer = LogisticModel(UNIT_FEATURES, weights, 0.0, np.zeros(len(UNIT_FEATURES)), np.ones(len(UNIT_FEATURES)))
-    terms = question_terms("What is the address of the Lakeside branch?", lambda _w: 1.0)
-    scored = rank(found, scorer.scores(feature_matrix(found, terms)))
+                     body=sentence, score=0.3, similarity=0.6)
+    scored, terms = _cosine_scored([visits, branches], "What is the address of the Lakeside branch?",
+                                   {"Lakeside": 0.5, "Hillview": 0.45, sentence: 0.9})
     assert scored[0][1].unit.row is None  # the sentence outscores the row
     first = pinpointed_first(scored, terms)
     assert first[0][1].unit.row.label == "Lakeside" and sorted(map(id, first)) == sorted(map(id, scored))
@@ -411,7 +402,7 @@ def test_another_row_of_a_table_whose_row_the_question_names_does_not_join():
 
     fees = Passage(source="kb/public/fees.md", chunk_id="fees#1", heading="Fees", body=FEE_BODY, score=0.3,
                    similarity=0.6)
-    scored, terms = _cosine_scored(fees, "How much does cardiology cost?", {"Cardiology": 1.0, "Dermatology": 0.95})
+    scored, terms = _cosine_scored([fees], "How much does cardiology cost?", {"Cardiology": 1.0, "Dermatology": 0.95})
     assert [c.unit.row.label for c in select(scored, terms) if c.unit.row] == ["Cardiology"]
 
 

@@ -70,10 +70,9 @@ PART_MIN_SCORE = 0.0
 # (words 97.9 -> 99.2 / 102.8), PostgreSQL manual 45 of 80 with 0, 1 or 2; held-out unchanged on both.
 PART_SECTION_DELTA = 1.0
 # A column is asked for only by a question word at least this share as rare (IDF) as the rarest of the words
-# that do not name the row: "if I
-# call off my visit the evening before" does not ask for the "Home visit" column. Measured on the dev splits
-# (docs/grounded-answers.md), with the rows rule of `select`: sample answers 100 -> 101 of 118 with 0.5
-# (0.3 won the same case and lost another), the PostgreSQL manual unchanged.
+# that do not name the row: "if I call off my visit the evening before" does not ask for the "Home visit"
+# column. Measured on the dev splits (docs/grounded-answers.md), with the rows rule of `select`: sample
+# answers 100 -> 101 of 118 with 0.5 (0.3 won the same case and lost another), the PostgreSQL manual unchanged.
 COLUMN_TERM_SHARE = 0.5
 # A cell that says there is none ("Closed", "No") answers a "when" or "how much" as well as a figure does.
 _NONE_CELL = re.compile(r"\s*(closed|no|none|not (available|offered|applicable)|n/?a|-+)\s*[.;]?\s*$", re.IGNORECASE)

@@ -168,7 +168,7 @@ def asked_parts(question: str) -> list[AskedPart]:
             own = clause[frame.end():] if frame and not index else clause
             parts.append((f"{frame.group(1)}," if frame and index else "", clause, own))
     pointing_back = [clause for _frame, clause, _own in parts if _POINTS_AT_SEVERAL.search(clause)]
-    parts = [part for part in parts if salient_terms(part[1])]
+    parts = [(frame, clause, own) for frame, clause, own in parts if salient_terms(clause)]
     if not parts and pointing_back:
         stated = [c.strip(" ,.") for s in sentences if s not in asking for c in _STATEMENT_JOIN.split(s)]
         stated = [c for c in stated if salient_terms(c)]
