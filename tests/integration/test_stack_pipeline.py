@@ -63,6 +63,20 @@ def test_a_question_only_a_higher_tiers_document_answers_is_i_do_not_know_for_th
     assert any(c["source"].startswith("kb/staff/") for c in staff_reply["citations"])
 
 
+def test_a_staff_rule_one_sentence_of_a_long_procedure_states_is_i_do_not_know_for_a_patient(live_stack):
+    # The escalation rule is one sentence of kb/staff/refund_approval_workflow.md: that chunk as a whole is
+    # not 0.15 closer than the patient's refund chunks, its sentence is clearly closer than any of theirs.
+    question = "How long does a refund request wait for a duty manager before it escalates?"
+    status, reply = live_stack.ask(question, tier="patient", patient_id="PAT-001")
+    assert status == 200 and reply["outcome"] == "abstained", reply
+    retrieve = live_stack.trace(reply["trace_id"])[1]
+    assert retrieve["outcome"] == "other_tier"
+    assert float(retrieve["scores"]["other_tier_margin"]) < 0.15 <= float(retrieve["scores"]["other_tier_unit_margin"])
+    assert not any("kb/staff/" in json.dumps(item, default=str) for item in live_stack.trace(reply["trace_id"]))
+    status, staff_reply = live_stack.ask(question, tier="staff")
+    assert status == 200 and staff_reply["outcome"] == "answered", staff_reply
+
+
 @pytest.mark.parametrize(
     ("question", "outcome", "flag"),
     [

@@ -1,0 +1,66 @@
+"""Is the question answered only in documents the caller may not read?
+
+A public caller asking "What is the approval limit for refunds at the front desk?" (a staff procedure)
+retrieves public chunks about refunds that clear the floor. What gives it away is that the tiers the
+caller may not read hold something clearly closer to the question. Two measures of "closer":
+
+- **chunk**: the best hidden chunk's cosine minus the best visible chunk's (the retriever's own score);
+- **unit**: the best answer unit (sentence, list item, table row, heading; stored at ingest in
+  `chunk_units`) of the best hidden chunks minus the best unit of the chunks handed on to Generate. A
+  staff rule is often one sentence inside a long procedure ("a refund request waits 30 minutes for the
+  duty manager, then escalates"): the chunk's vector averages it away, the sentence's does not.
+
+Only the margins leave this module: nothing of a hidden chunk reaches the caller or the audit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from caredesk.store.search import SearchHit, SearchMode, search
+from caredesk.store.units import stored_unit_vectors
+from caredesk.tiers import Tier
+
+# Hidden chunks whose units are read: the unit that gives a staff rule away need not sit in the chunk
+# whose average vector is closest.
+HIDDEN_CHUNKS = 5
+
+
+@dataclass(frozen=True)
+class OtherTierMargins:
+    """How much closer to the question (cosine) the best hidden chunk and the best hidden unit are than
+    the best the caller may read; 0.0 when not closer, or when the caller may read every tier."""
+
+    chunk: float = 0.0
+    unit: float = 0.0
+
+
+def other_tier_margins(
+    conn, vector: np.ndarray, tier: Tier, visible_hits: Sequence[SearchHit], top_visible: float
+) -> OtherTierMargins:
+    """`visible_hits` are the chunks handed on (their units are what Generate can quote); `top_visible` is
+    the best visible chunk similarity the floor was applied to. A chunk indexed before units were stored
+    has none: it adds nothing to either side of the unit margin."""
+    hidden = [t.label for t in Tier if t.label not in tier.visible()]
+    if not hidden:
+        return OtherTierMargins()
+    hidden_hits = search(conn, query_text="", query_vector=vector, tiers=hidden, k=HIDDEN_CHUNKS,
+                         mode=SearchMode.DENSE)
+    if not hidden_hits:
+        return OtherTierMargins()
+    chunk = max(0.0, hidden_hits[0].similarity - top_visible)
+    units = stored_unit_vectors(conn, [h.chunk_id for h in (*visible_hits, *hidden_hits)])
+    hidden_ids = {h.chunk_id for h in hidden_hits}
+    best_hidden = _best_cosine(vector, [v for (chunk_id, _), v in units.items() if chunk_id in hidden_ids])
+    best_visible = _best_cosine(vector, [v for (chunk_id, _), v in units.items() if chunk_id not in hidden_ids])
+    unit = max(0.0, best_hidden - best_visible) if best_hidden is not None and best_visible is not None else 0.0
+    return OtherTierMargins(chunk=chunk, unit=unit)
+
+
+def _best_cosine(vector: np.ndarray, unit_vectors: Sequence[np.ndarray]) -> float | None:
+    if not unit_vectors:
+        return None
+    return float(np.max(np.stack(unit_vectors) @ vector))
