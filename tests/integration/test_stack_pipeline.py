@@ -77,6 +77,27 @@ def test_a_staff_rule_one_sentence_of_a_long_procedure_states_is_i_do_not_know_f
     assert status == 200 and staff_reply["outcome"] == "answered", staff_reply
 
 
+def test_a_question_whose_words_and_closest_sentence_are_only_in_staff_documents_is_i_do_not_know(live_stack):
+    # "medical director" is written only in kb/staff/clinical_incident_reporting.md; its closest sentence
+    # is there too, though by less than either margin alone asks for.
+    question = "If a patient gets hurt at the clinic, how quickly does the medical director have to be told?"
+    status, reply = live_stack.ask(question)
+    assert status == 200 and reply["outcome"] == "abstained", reply
+    scores = live_stack.trace(reply["trace_id"])[1]["scores"]
+    assert live_stack.trace(reply["trace_id"])[1]["outcome"] == "other_tier"
+    assert float(scores["other_tier_margin"]) < 0.15 and float(scores["other_tier_unit_margin"]) < 0.12
+    assert int(scores["other_tier_words"]) >= 1
+    status, staff_reply = live_stack.ask(question, tier="staff")
+    assert status == 200 and staff_reply["outcome"] == "answered", staff_reply
+
+
+def test_an_answerable_public_question_counts_no_word_only_staff_documents_use(live_stack):
+    status, reply = live_stack.ask("How much does it cost to see a heart specialist?")
+    assert status == 200 and reply["outcome"] == "answered", reply
+    retrieve = live_stack.trace(reply["trace_id"])[1]
+    assert retrieve["outcome"] == "confident" and int(retrieve["scores"]["other_tier_words"]) == 0
+
+
 @pytest.mark.parametrize(
     ("question", "outcome", "flag"),
     [

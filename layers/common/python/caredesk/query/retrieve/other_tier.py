@@ -10,23 +10,35 @@ caller may not read hold something clearly closer to the question. Two measures 
   staff rule is often one sentence inside a long procedure ("a refund request waits 30 minutes for the
   duty manager, then escalates"): the chunk's vector averages it away, the sentence's does not.
 
-Only the margins leave this module: nothing of a hidden chunk reaches the caller or the audit.
+And a lexical signal, weak alone and read only when the closest unit is hidden already: the question's
+**hidden-only words**, salient words that no document the caller may read contains (nor bridges to
+through the glossary) and a hidden one does ("the medical director", "escalated"). An answerable question
+may use a word only a staff page happens to use; with the closest sentence behind the tier wall too, two
+independent signals say the answer is there.
+
+Only counts and margins leave this module: nothing of a hidden chunk reaches the caller or the audit.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from caredesk.glossary import Glossary, stems
+from caredesk.query.generate.answers.question import salient_terms
 from caredesk.store.search import SearchHit, SearchMode, search
+from caredesk.store.term_stats import term_stats
 from caredesk.store.units import stored_unit_vectors
+from caredesk.text import content_words
 from caredesk.tiers import Tier
 
 # Hidden chunks whose units are read: the unit that gives a staff rule away need not sit in the chunk
 # whose average vector is closest.
 HIDDEN_CHUNKS = 5
+_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -64,3 +76,19 @@ def _best_cosine(vector: np.ndarray, unit_vectors: Sequence[np.ndarray]) -> floa
     if not unit_vectors:
         return None
     return float(np.max(np.stack(unit_vectors) @ vector))
+
+
+def hidden_only_words(conn, question: str, tier: Tier, glossary: Glossary) -> int:
+    """How many salient words of the question (as typed) occur in no chunk the caller may read, are not a
+    lay term the caller's glossary bridges, and occur in a chunk of a tier the caller may not read. Two
+    statements on the full-text index; 0 for a caller who may read every tier."""
+    hidden = [t.label for t in Tier if t.label not in tier.visible()]
+    salient = salient_terms(question)
+    bridged = {word for term in glossary.terms_in(question) for word in stems(term)}
+    words = sorted({w.lower() for w in _WORD.findall(question)
+                    if content_words(w) & salient and not set(stems(w)) & bridged})
+    if not hidden or not words:
+        return 0
+    visible = term_stats(conn, words, tier.visible()).frequencies
+    elsewhere = term_stats(conn, words, hidden).frequencies
+    return sum(1 for w in words if visible.get(w, 0) == 0 and elsewhere.get(w, 0) > 0)

@@ -12,7 +12,7 @@ from caredesk.config import Settings
 from caredesk.contracts import Outcome, Passage, RetrieveResult, StepEvent
 from caredesk.embedding import Embedder
 from caredesk.glossary import Glossary, load_glossary_or_empty
-from caredesk.query.retrieve.other_tier import other_tier_margins
+from caredesk.query.retrieve.other_tier import hidden_only_words, other_tier_margins
 from caredesk.query.retrieve.query_shaping import question_focus
 from caredesk.replies import I_DO_NOT_KNOW, make_reply
 from caredesk.store.search import SearchHit, SearchMode, search
@@ -38,6 +38,11 @@ class RetrieveConfig:
     # answerable dev question's exceeds 0.093, and 2 more must-abstain dev questions reach 0.12.
     other_tier_margin: float = 0.15
     other_tier_unit_margin: float = 0.12
+    # ... or its closest unit is hidden by this much and a salient word of the question occurs only in
+    # documents the caller may not read (other_tier.hidden_only_words). Dev split: of the answerable
+    # questions with such a word, the largest unit margin is 0.004; 3 more must-abstain dev questions reach
+    # 0.02 with one (docs/grounded-answers.md).
+    other_tier_word_unit_margin: float = 0.02
 
 
 def run_retrieve(
@@ -56,6 +61,11 @@ def run_retrieve(
     margins = other_tier_margins(conn, vector, tier, hits, top)
     answered_elsewhere = (margins.chunk >= config.other_tier_margin
                           or margins.unit >= config.other_tier_unit_margin)
+    # The word count costs two statements: read only when it can decide.
+    words_elsewhere = 0
+    if not answered_elsewhere and margins.unit >= config.other_tier_word_unit_margin:
+        words_elsewhere = hidden_only_words(conn, query_used, tier, glossary)
+        answered_elsewhere = words_elsewhere > 0
     # An appointment question is answered from the appointments table even when no policy matches.
     confident = (top >= floor.value and not answered_elsewhere) or bool(guard.appointment_ids)
     passages = [
@@ -84,7 +94,7 @@ def run_retrieve(
             citations=[{"source": p.source, "chunk_id": p.chunk_id, "heading": p.heading, "score": p.score}
                        for p in passages],
             scores={"top_similarity": top, "floor": floor.value, "other_tier_margin": round(margins.chunk, 6),
-                    "other_tier_unit_margin": round(margins.unit, 6)},
+                    "other_tier_unit_margin": round(margins.unit, 6), "other_tier_words": words_elsewhere},
             details={"kb_version": floor.kb_version, "floor_status": floor.status,
                      "current_kb_version": floor.current_kb_version, "mode": config.mode.value,
                      "shaped": query_used != guard.search_query,
