@@ -10,11 +10,15 @@ from caredesk.query.generate.answers.decision import (
     DECISION_FEATURES,
     DECISION_SIGNS,
     THING_COVERAGE,
+    THING_ESSENTIALS_NAMED,
+    THING_HEAD_NOT_NAMED,
     THING_NOT_NAMED,
+    THING_UNSEEN,
+    THING_UNSEEN_REASON,
     DecisionModel,
     decision_signals,
 )
-from caredesk.query.generate.answers.features import UNIT_FEATURES, Candidate, question_terms
+from caredesk.query.generate.answers.features import UNIT_FEATURES, Candidate, QuestionTerms, question_terms
 from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
 from caredesk.query.generate.answers.question import (
     Kind,
@@ -23,6 +27,7 @@ from caredesk.query.generate.answers.question import (
     asked_thing,
     holds_kind,
     salient_terms,
+    thing_essentials,
 )
 from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms
 from caredesk.query.generate.appointments import policy_question
@@ -94,10 +99,62 @@ def test_what_a_question_asks_for(question, kind):
         ("What do you offer in a situation like this?", None),  # asks what, not whether
         ("How early do I book a home visit? Can I get one today?", None),  # the thing was named before
         ("Hi, do you have a dentist?", "a dentist"),
+        # made to do something, not had: no thing is asked about
+        ("Can I have the server parse and plan it once and reuse it?", None),
     ],
 )
 def test_what_an_availability_question_asks_exists(question, thing):
     assert asked_thing(question) == thing
+
+
+@pytest.mark.parametrize(
+    ("question", "essentials"),
+    [
+        ("Do you have a full-body health check-up package, and what does it cost?", {"package"}),
+        ("Do you do MRI scans?", {"scan"}),
+        ("Can I donate blood at one of your branches?", {"donate", "blood"}),  # the act is asked for too
+        ("Can I get my old visit notes on paper?", {"note"}),  # "get" asks for the thing, not an act
+        ("Is there a counsellor I could talk to?", {"counsellor"}),  # the phrase ends where its clause starts
+        ("Is there a medical fitness certificate for my visa application?", {"certificate"}),
+        ("Can I bring my dog along to my appointment?", {"bring", "dog"}),  # "along" names nothing
+        ("Do you deliver medicines to people's houses?", {"deliver", "medicin"}),  # an act, not mere having
+        ("Do you sell gift vouchers?", {"voucher"}),  # "sell" only asks whether they are had
+        ("Can I pay by cheque?", {"cheque"}),  # the means is asked about, not paying
+        ("How much does it cost to see a heart specialist?", set()),  # no availability asked
+    ],
+)
+def test_what_a_unit_must_name_to_be_about_the_asked_thing(question, essentials):
+    assert thing_essentials(question) == essentials
+
+
+def test_a_word_of_the_things_phrase_no_readable_document_uses_is_recorded_and_decides():
+    seen = {"vaccine": 2.0, "fever": 3.0}
+    terms = question_terms("Do you give the yellow fever vaccine? I'm travelling to Kenya.",
+                           lambda w: seen.get(w, 9.0), unseen_words=frozenset({"yellow", "kenya"}))
+    assert terms.phrase == {"yellow", "fever", "vaccine"} and "kenya" not in terms.phrase
+    assert terms.phrase & terms.unseen == {"yellow"}
+    n = len(DECISION_FEATURES)
+    model = DecisionModel(LogisticModel(DECISION_FEATURES, np.eye(n)[DECISION_FEATURES.index("best_cosine")], 0.0,
+                                        np.zeros(n), np.ones(n), 0.5))
+    sure = {**{name: 0.0 for name in DECISION_FEATURES}, "best_cosine": 5.0}
+    refused = model.decide({**sure, THING_UNSEEN: 1.0})
+    assert not refused.answer and refused.reason == THING_UNSEEN_REASON
+    assert model.decide({**sure, THING_UNSEEN: 0.0}).answer
+
+
+def test_units_that_name_a_things_other_words_but_not_its_head_do_not_name_the_thing():
+    terms = question_terms("Do you have a full-body health check-up package?", lambda _w: 1.0)
+    assert terms.essentials == {"package"}
+    assert not terms.names_essentials(frozenset({"health", "check-up"}))
+    assert terms.names_essentials(frozenset({"health", "packag"}))
+    # the light stemmer splits "cheques" ("chequ") from "cheque": five shared letters name it
+    cheque = question_terms("Can I pay by cheque?", lambda _w: 1.0)  # asks about the means, not paying
+    assert cheque.essentials == {"cheque"} and cheque.names_essentials(frozenset({"chequ", "accept"}))
+    parse = QuestionTerms(kind=Kind.YESNO, weights={"parse": 1.0}, related={"parse": set()},
+                          essentials=frozenset({"parse"}))
+    assert parse.names_essentials(content_words("It is parsed once."))  # "pars": the silent "e" stripped
+    assert not parse.names_essentials(content_words("It is planned once."))
+    assert question_terms("How much is a visit?", lambda _w: 1.0).names_essentials(frozenset())
 
 
 def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked_about():
@@ -462,6 +519,9 @@ def test_an_availability_question_whose_thing_no_chosen_unit_names_is_not_answer
     refused = model.decide({**sure, THING_COVERAGE: 0.0})
     assert not refused.answer and refused.reason == THING_NOT_NAMED
     assert refused.signals[THING_COVERAGE] == 0.0  # recorded for the audit like every signal
+    headless = model.decide({**sure, THING_COVERAGE: 0.5, THING_ESSENTIALS_NAMED: 0.0})
+    assert not headless.answer and headless.reason == THING_HEAD_NOT_NAMED
+    assert model.decide({**sure, THING_COVERAGE: 0.5, THING_ESSENTIALS_NAMED: 1.0}).answer
 
 
 FEES = Passage(source="kb/public/fees.md", chunk_id="kb/public/fees.md#2", heading="Fees > Fee Table",

@@ -48,6 +48,16 @@ DECISION_SIGNS = (1, 1, 1, 1, 1, -1, 1, 1, -1, 1)
 # the PostgreSQL manual, where the refit loosened every other question (docs/grounded-answers.md).
 THING_COVERAGE = "thing_coverage"
 THING_NOT_NAMED = "abstain:thing_not_named"
+# Recorded too, and decided the same way: 1.0 when the chosen units name the asked thing's head noun and
+# act (`question.thing_essentials`), or the question asks about no thing. "Do you have a full-body health
+# check-up package?" answered with the health check-up page that offers no package names the thing's
+# other words but not what it is.
+THING_ESSENTIALS_NAMED = "thing_essentials_named"
+THING_HEAD_NOT_NAMED = "abstain:thing_head_not_named"
+# 1.0 when a word of the phrase naming the asked thing is in no document the caller may read, nor bridged by
+# the glossary ("Do you give the yellow fever vaccine?": "yellow"): the documents cannot say they have it.
+THING_UNSEEN = "thing_unseen"
+THING_UNSEEN_REASON = "abstain:thing_unseen"
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,8 @@ def decision_signals(
         "kind_missing": float(asks and not holds),
         "top_similarity": max((p.similarity for p in passages), default=0.0),
         THING_COVERAGE: terms.thing_coverage(chosen_words),
+        THING_ESSENTIALS_NAMED: float(terms.names_essentials(chosen_words)),
+        THING_UNSEEN: float(bool(terms.phrase & terms.unseen)),
     }
 
 
@@ -108,6 +120,10 @@ class DecisionModel:
         recorded = {k: round(float(v), 4) for k, v in signals.items()}
         if signals.get(THING_COVERAGE, 1.0) == 0.0:
             return Decision(False, score, self.model.threshold, THING_NOT_NAMED, recorded)
+        if signals.get(THING_ESSENTIALS_NAMED, 1.0) == 0.0:
+            return Decision(False, score, self.model.threshold, THING_HEAD_NOT_NAMED, recorded)
+        if signals.get(THING_UNSEEN, 0.0) == 1.0:
+            return Decision(False, score, self.model.threshold, THING_UNSEEN_REASON, recorded)
         answer = score >= self.model.threshold
         return Decision(answer, score, self.model.threshold, "answer" if answer else self._why_not(signals), recorded)
 

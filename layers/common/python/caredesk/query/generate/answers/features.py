@@ -16,7 +16,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from caredesk.contracts import Passage
-from caredesk.query.generate.answers.question import Kind, asked_kind, asked_thing, holds_kind, salient_terms
+from caredesk.query.generate.answers.question import (
+    Kind,
+    asked_kind,
+    asked_thing,
+    holds_kind,
+    salient_terms,
+    thing_essentials,
+    thing_phrase_terms,
+)
 from caredesk.query.generate.answers.units import AnswerUnit, answer_units
 from caredesk.quotes import plain
 from caredesk.text import content_words, mentions
@@ -45,6 +53,10 @@ _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
 Related = Callable[[str], set[str]]  # a word's stem -> stems a glossary/lexicon relates to it
 
 
+# Letters a word must share with an essential term of the asked thing to name it (QuestionTerms.names_essentials).
+LOOSE_PREFIX = 5
+
+
 @dataclass(frozen=True)
 class QuestionTerms:
     """The question's salient terms (stems) with their IDF weights, and what it asks for."""
@@ -54,6 +66,8 @@ class QuestionTerms:
     related: dict[str, set[str]]  # stem -> related stems (synonyms), for coverage
     unseen: frozenset[str] = frozenset()  # stems no chunk the caller may read contains (in any form)
     thing: frozenset[str] = frozenset()  # stems of what an availability question asks exists (question.asked_thing)
+    essentials: frozenset[str] = frozenset()  # of them, the head noun and the act (question.thing_essentials)
+    phrase: frozenset[str] = frozenset()  # the phrase naming the thing, with its qualifiers (thing_phrase_terms)
 
     @property
     def total(self) -> float:
@@ -82,6 +96,8 @@ class QuestionTerms:
             related={stem: related for stem, related in self.related.items() if stem in stems},
             unseen=frozenset(stem for stem in self.unseen if stem in stems),
             thing=frozenset(stem for stem in self.thing if stem in stems),
+            essentials=frozenset(stem for stem in self.essentials if stem in stems),
+            phrase=frozenset(stem for stem in self.phrase if stem in stems),
         )
 
     def thing_coverage(self, words: set[str] | frozenset[str]) -> float:
@@ -91,6 +107,20 @@ class QuestionTerms:
             return 1.0
         total = sum(self.weights[stem] for stem in self.thing)
         return sum(self.weights[stem] for stem in self.thing if self.covers(stem, words)) / (total or 1.0)
+
+    def names_essentials(self, words: set[str] | frozenset[str]) -> bool:
+        """`words` name the asked thing's head noun and act (True when the question asks about no thing): as
+        `covers` does, or by a word equal but for a silent "e" or sharing the first LOOSE_PREFIX letters (the
+        light stemmer gives "chequ" for "cheques" and "pars" for "parsed", but "cheque" and "parse"). Looser
+        than coverage on purpose: it only ever takes an answer away."""
+        return all(self.covers(stem, words) or any(_loosely_same(stem, word) for word in words)
+                   for stem in self.essentials)
+
+
+def _loosely_same(stem: str, word: str) -> bool:
+    if stem.removesuffix("e") == word.removesuffix("e"):
+        return True
+    return len(stem) >= LOOSE_PREFIX and word[:LOOSE_PREFIX] == stem[:LOOSE_PREFIX]
 
 
 @dataclass(frozen=True)
@@ -123,12 +153,15 @@ def question_terms(
                 seen.add(stem)
     related_stems = {stem: (related(stem) if related else set()) - {stem} for stem in weights}
     thing = asked_thing(question)
+    essentials = thing_essentials(question)
     return QuestionTerms(
         kind=asked_kind(question),
         weights=weights,
         related=related_stems,
         unseen=frozenset(stem for stem in weights if stem not in seen and not related_stems[stem]),
         thing=frozenset(salient_terms(thing) & weights.keys()) if thing else frozenset(),
+        essentials=frozenset(essentials & weights.keys()),
+        phrase=frozenset(thing_phrase_terms(question) & weights.keys()),
     )
 
 

@@ -216,6 +216,53 @@ def asked_thing(question: str) -> str | None:
     in the waiting area?" -> "free wifi", "Is there a canteen where I can grab a coffee?" -> "a canteen",
     "Can I bring my dog along?" -> "bring my dog along". A document that answers such a question names the
     thing; the nearest sentences about something else do not answer it."""
+    asked = _asked_object(question)
+    if asked is None:
+        return None
+    verb, thing, _offers = asked
+    return f"{verb} {thing}" if verb else thing
+
+
+def thing_essentials(question: str) -> frozenset[str]:
+    """The stems a document must name to be about the thing an availability question asks for: the noun its
+    phrase is about, and the act when the question asks for one. "Do you have a full-body health check-up
+    package?" -> {package} (a page about health check-ups that offers no package does not answer it);
+    "Do you do MRI scans?" -> {scan}; "Can I donate blood?" -> {donate} and {blood}; "Do any of your doctors
+    speak Tamil?" -> {tamil}. Empty when no thing is asked."""
+    phrase = _thing_phrase(question)
+    if phrase is None:
+        return frozenset()
+    act, words = phrase
+    return frozenset((salient_terms(words[-1]) if words else set()) | salient_terms(act))
+
+
+def thing_phrase_terms(question: str) -> frozenset[str]:
+    """The stems of the phrase that names the asked thing, its qualifiers included, and of the act asked for:
+    "Do you give the yellow fever vaccine?" -> {yellow, fever, vaccine}; "Is there a Sunrise app I can
+    download?" -> {sunrise, app}. Empty when no thing is asked."""
+    phrase = _thing_phrase(question)
+    if phrase is None:
+        return frozenset()
+    act, words = phrase
+    return frozenset(salient_terms(" ".join(words)) | salient_terms(act))
+
+
+def _thing_phrase(question: str) -> tuple[str, list[str]] | None:
+    """(the act asked for, "" when none; the salient words of the phrase naming the thing, in order)."""
+    asked = _asked_object(question)
+    if asked is None:
+        return None
+    verb, thing, offers = asked
+    phrase = _HEAD_END.split(thing, maxsplit=1)[0]
+    words = [word for word in _WORDS.findall(phrase) if salient_terms(word) and word.lower() not in _PARTICLES]
+    if verb:
+        return ("" if verb in _NAMES_NO_ACT else verb), words
+    return ("" if offers in _OFFERS_ONLY else offers), words
+
+
+def _asked_object(question: str) -> tuple[str, str, str] | None:
+    """(the verb when the question asks for an act, "" otherwise; the object; the verb of a "do you ..."
+    question, "" otherwise) of the first clause that asks whether something exists or may be had."""
     for sentence in _SENTENCE_END.split(question):
         match = _AVAILABILITY.match(sentence)
         if match:
@@ -223,10 +270,12 @@ def asked_thing(question: str) -> str | None:
             if _POINTS_BACK.match(thing):  # "can I get one today?": the thing was named before
                 continue
             verb = (match.group("verb") or "").lower()
-            if verb and verb not in _LIGHT_VERBS:
-                thing = f"{verb} {thing}"
-            if salient_terms(thing):
-                return thing
+            if verb in _CAUSATIVE_VERBS and _OBJECT_PRONOUN.search(match.group("thing")):
+                continue  # "can I have the server parse and plan it once?" asks for an act, not a thing
+            if verb in _LIGHT_VERBS:
+                verb = ""
+            if salient_terms(f"{verb} {thing}"):
+                return verb, thing, (match.group("offers") or "").lower()
     return None
 
 
@@ -235,7 +284,7 @@ def asked_thing(question: str) -> str | None:
 _AVAILABILITY = re.compile(
     r"\s*(?:(?:and|also|so|but|please|hi|hello|ok|okay)\b[,\s]*)*"
     r"(?:(?:do|does)\s+(?:you|the\s+clinic|your\s+clinics?|any\s+of\s+your\s+\w+|your\s+\w+)\s+"
-    r"(?:have|offer|provide|sell|do|give|accept|deliver|run|stock|speak|allow)"
+    r"(?P<offers>have|offer|provide|sell|do|give|accept|deliver|run|stock|speak|allow)"
     r"|(?:is|are)\s+there"
     r"|(?:can|could|may)\s+(?:i|we|my\s+\w+)\s+(?P<verb>get|have|book|bring|buy|use|donate|see|ask\s+for|pay\s+with|"
     r"pay\s+by|park))\s+(?P<thing>[^?.!]+)",
@@ -244,5 +293,21 @@ _AVAILABILITY = re.compile(
 # Where the thing's name ends: a place, a time, a purpose or a second clause follows.
 _THING_END = re.compile(r"\s+(?:at|in|inside|near|on|during|while|when|where|which|that|who|so|because|if|and|or|"
                         r"before|after|without|to)\s+|,", re.IGNORECASE)
-_LIGHT_VERBS = frozenset({"get", "have", "book", "see"})
+_LIGHT_VERBS = frozenset({"", "get", "have", "book", "see"})
+# "have / get X <verb> it": X is made to do something ("have the server parse and plan it", "get the lab to
+# send them"), told by the object pronoun the second verb takes.
+_CAUSATIVE_VERBS = frozenset({"have", "get"})
+_OBJECT_PRONOUN = re.compile(r"\b(?:it|them|me|us|him|her)\b", re.IGNORECASE)
+# Verbs whose object is the whole question: "Can I pay by card?" is answered by "Cards and UPI are accepted."
+_NAMES_NO_ACT = frozenset({"pay with", "pay by", "ask for", "use"})
+# "Do you have / offer / sell X?" asks whether X is had, whatever the verb; "do you deliver medicines?" and
+# "do your doctors speak Tamil?" ask for an act the answer must name.
+_OFFERS_ONLY = frozenset({"", "have", "offer", "provide", "sell", "do", "give", "accept", "run", "stock", "allow"})
+# Where the phrase the thing is named by ends, before what qualifies it ("physiotherapy sessions with you",
+# "a counsellor I could talk to", "a medical fitness certificate for my visa application").
+_HEAD_END = re.compile(r"\s+(?:for|with|of|from|over|by|about|like|instead|i|you|we|he|she|they|it)\b",
+                       re.IGNORECASE)
+_WORDS = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
+# Words that close a phrase without naming its thing ("bring my dog along").
+_PARTICLES = frozenset({"along", "around", "away", "today", "tomorrow", "here", "there", "please"})
 _POINTS_BACK = re.compile(r"(?:one|ones|it|that|this|them|these|those)\b", re.IGNORECASE)
