@@ -227,8 +227,8 @@ def thing_essentials(question: str) -> frozenset[str]:
     """The stems a document must name to be about the thing an availability question asks for: the noun its
     phrase is about, and the act when the question asks for one. "Do you have a full-body health check-up
     package?" -> {package} (a page about health check-ups that offers no package does not answer it);
-    "Do you do MRI scans?" -> {scan}; "Can I donate blood?" -> {donate} and {blood}; "Do any of your doctors
-    speak Tamil?" -> {tamil}. Empty when no thing is asked."""
+    "Do you do MRI scans?" -> {scan}; "Can I donate blood?" -> {donate, blood}; "Do any of your doctors
+    speak Tamil?" -> {speak, tamil}; "Can I pay by cheque?" -> {cheque}. Empty when no thing is asked."""
     phrase = _thing_phrase(question)
     if phrase is None:
         return frozenset()
