@@ -10,7 +10,7 @@ from caredesk.query.generate.answers.inputs import answer_inputs
 from caredesk.query.generate.answers.units import answer_units
 from caredesk.store.documents import delete_document, index_document
 from caredesk.store.term_stats import term_stats
-from caredesk.store.units import stored_unit_vectors
+from caredesk.store.units import best_unit_similarity, stored_unit_vectors
 
 PUBLIC = "kb/public/fees.md"
 STAFF = "kb/staff/refunds.md"
@@ -46,6 +46,20 @@ def test_every_unit_and_heading_is_stored_with_the_vector_of_its_context(db, ind
     assert result.units_embedded == len({u.context_hash for u in expected})
     some = expected[1]
     assert float(stored[(some.chunk_id, some.context_hash)] @ fake_embed.vector(some.context)) == pytest.approx(1.0)
+
+
+def test_the_best_unit_similarity_is_the_closest_stored_unit_of_those_chunks_only(db, index, fake_embed) -> None:
+    index(PUBLIC, FEE_SECTIONS)
+    index(STAFF, STAFF_SECTIONS)
+    public, staff = passages(db, PUBLIC), passages(db, STAFF)
+    approval = answer_units(staff[0].chunk_id, staff[0].heading, staff[0].body)[1]
+    vector = fake_embed.vector(approval.context)
+    assert best_unit_similarity(db, vector, [p.chunk_id for p in staff]) == pytest.approx(1.0, abs=1e-5)
+    visible = best_unit_similarity(db, vector, [p.chunk_id for p in public])
+    stored = stored_unit_vectors(db, [p.chunk_id for p in public]).values()
+    assert visible == pytest.approx(max(float(v @ vector) for v in stored), abs=1e-5) and visible < 0.99
+    assert best_unit_similarity(db, vector, []) is None
+    assert best_unit_similarity(db, vector, ["kb/public/nothing.md#0"]) is None
 
 
 def test_reindexing_reuses_unchanged_units_and_a_delete_removes_them(db, index, fake_embed) -> None:

@@ -31,7 +31,7 @@ from caredesk.glossary import Glossary, stems
 from caredesk.query.generate.answers.question import salient_terms
 from caredesk.store.search import SearchHit, SearchMode, search
 from caredesk.store.term_stats import term_stats
-from caredesk.store.units import stored_unit_vectors
+from caredesk.store.units import best_unit_similarity
 from caredesk.text import content_words
 from caredesk.tiers import Tier
 
@@ -64,18 +64,10 @@ def other_tier_margins(
     if not hidden_hits:
         return OtherTierMargins()
     chunk = max(0.0, hidden_hits[0].similarity - top_visible)
-    units = stored_unit_vectors(conn, [h.chunk_id for h in (*visible_hits, *hidden_hits)])
-    hidden_ids = {h.chunk_id for h in hidden_hits}
-    best_hidden = _best_cosine(vector, [v for (chunk_id, _), v in units.items() if chunk_id in hidden_ids])
-    best_visible = _best_cosine(vector, [v for (chunk_id, _), v in units.items() if chunk_id not in hidden_ids])
+    best_hidden = best_unit_similarity(conn, vector, [h.chunk_id for h in hidden_hits])
+    best_visible = best_unit_similarity(conn, vector, [h.chunk_id for h in visible_hits])
     unit = max(0.0, best_hidden - best_visible) if best_hidden is not None and best_visible is not None else 0.0
     return OtherTierMargins(chunk=chunk, unit=unit)
-
-
-def _best_cosine(vector: np.ndarray, unit_vectors: Sequence[np.ndarray]) -> float | None:
-    if not unit_vectors:
-        return None
-    return float(np.max(np.stack(unit_vectors) @ vector))
 
 
 def hidden_only_words(conn, question: str, tier: Tier, glossary: Glossary) -> int:
