@@ -37,3 +37,10 @@ def test_an_unknown_or_missing_tier_folder_is_refused_not_defaulted(key):
 def test_normalized_key_matches_posixpath_semantics():
     assert normalized_key("kb/public/../staff/x.md") == "kb/staff/x.md"
     assert normalized_key("kb/public/a/./b.md") == "kb/public/a/b.md"
+
+
+@pytest.mark.parametrize("tier", list(Tier))
+def test_a_tiers_visible_and_hidden_tiers_split_every_tier_between_them(tier):
+    assert sorted(tier.visible() + tier.hidden()) == sorted(Tier.names())
+    assert not set(tier.visible()) & set(tier.hidden())
+    assert tier.label in tier.visible() and (tier.hidden() == []) == (tier is Tier.STAFF)

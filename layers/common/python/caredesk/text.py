@@ -39,6 +39,12 @@ def content_words(text: str) -> set[str]:
     return {_stem(t) for t in tokens if t not in STOPWORDS}
 
 
+def words_as_typed(text: str) -> list[str]:
+    """The text's words in order, as written (hyphenated and apostrophe words whole), neither stemmed nor
+    filtered: what the full-text index is asked about."""
+    return _TOKEN.findall(text)
+
+
 def numbers_in(text: str) -> set[str]:
     """Every number in the text, digits only (so "1,500" and "1500" compare equal)."""
     return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}

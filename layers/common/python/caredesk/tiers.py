@@ -35,6 +35,10 @@ class Tier(IntEnum):
         """Tier names a caller of this tier may read: its own and every lower one."""
         return [tier.label for tier in Tier if tier <= self]
 
+    def hidden(self) -> list[str]:
+        """Tier names a caller of this tier may not read: every higher one."""
+        return [tier.label for tier in Tier if tier > self]
+
 
 def normalized_key(key: str) -> str:
     """`key` with `.`, `..` and repeated slashes resolved (posixpath.normpath), so the tier folder read

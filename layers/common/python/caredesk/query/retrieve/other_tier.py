@@ -21,13 +21,13 @@ Only counts and margins leave this module: nothing of a hidden chunk reaches the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from caredesk.glossary import Glossary, stems
+from caredesk.query.generate.answers.features import raw_words
 from caredesk.query.generate.answers.question import salient_terms
 from caredesk.store.search import SearchHit, SearchMode, search
 from caredesk.store.term_stats import term_stats
@@ -38,7 +38,6 @@ from caredesk.tiers import Tier
 # Hidden chunks whose units are read: the unit that gives a staff rule away need not sit in the chunk
 # whose average vector is closest.
 HIDDEN_CHUNKS = 5
-_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ def other_tier_margins(
     """`visible_hits` are the chunks handed on (their units are what Generate can quote); `top_visible` is
     the best visible chunk similarity the floor was applied to. A chunk indexed before units were stored
     has none: it adds nothing to either side of the unit margin."""
-    hidden = [t.label for t in Tier if t.label not in tier.visible()]
+    hidden = tier.hidden()
     if not hidden:
         return OtherTierMargins()
     hidden_hits = search(conn, query_text="", query_vector=vector, tiers=hidden, k=HIDDEN_CHUNKS,
@@ -74,11 +73,10 @@ def hidden_only_words(conn, question: str, tier: Tier, glossary: Glossary) -> in
     """How many salient words of the question (as typed) occur in no chunk the caller may read, are not a
     lay term the caller's glossary bridges, and occur in a chunk of a tier the caller may not read. Two
     statements on the full-text index; 0 for a caller who may read every tier."""
-    hidden = [t.label for t in Tier if t.label not in tier.visible()]
+    hidden = tier.hidden()
     salient = salient_terms(question)
     bridged = {word for term in glossary.terms_in(question) for word in stems(term)}
-    words = sorted({w.lower() for w in _WORD.findall(question)
-                    if content_words(w) & salient and not set(stems(w)) & bridged})
+    words = [w for w in raw_words(question) if content_words(w) & salient and not set(stems(w)) & bridged]
     if not hidden or not words:
         return 0
     visible = term_stats(conn, words, tier.visible()).frequencies

@@ -19,15 +19,13 @@ from caredesk.contracts import Passage
 from caredesk.query.generate.answers.question import (
     Kind,
     asked_kind,
-    asked_thing,
+    asked_thing_of,
     holds_kind,
     salient_terms,
-    thing_essentials,
-    thing_phrase_terms,
 )
 from caredesk.query.generate.answers.units import AnswerUnit, answer_units
 from caredesk.quotes import plain
-from caredesk.text import content_words, mentions
+from caredesk.text import content_words, mentions, words_as_typed
 
 UNIT_FEATURES = (
     "cosine",  # question . unit-in-context
@@ -48,7 +46,6 @@ UNIT_FEATURES = (
     "length",  # log(1 + words) / 4
 )
 
-_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
 
 Related = Callable[[str], set[str]]  # a word's stem -> stems a glossary/lexicon relates to it
 
@@ -133,7 +130,7 @@ class QuestionPart:
 
 def raw_words(question: str) -> list[str]:
     """The question's words as typed (lower-cased), for the chunk-frequency lookup."""
-    return sorted({m.group(0).lower() for m in _WORD.finditer(question)})
+    return sorted({word.lower() for word in words_as_typed(question)})
 
 
 def question_terms(
@@ -152,16 +149,15 @@ def question_terms(
             if word not in unseen_words:
                 seen.add(stem)
     related_stems = {stem: (related(stem) if related else set()) - {stem} for stem in weights}
-    thing = asked_thing(question)
-    essentials = thing_essentials(question)
+    thing = asked_thing_of(question)
     return QuestionTerms(
         kind=asked_kind(question),
         weights=weights,
         related=related_stems,
         unseen=frozenset(stem for stem in weights if stem not in seen and not related_stems[stem]),
-        thing=frozenset(salient_terms(thing) & weights.keys()) if thing else frozenset(),
-        essentials=frozenset(essentials & weights.keys()),
-        phrase=frozenset(thing_phrase_terms(question) & weights.keys()),
+        thing=frozenset(salient_terms(thing.text) & weights.keys()) if thing else frozenset(),
+        essentials=frozenset(thing.essentials & weights.keys()) if thing else frozenset(),
+        phrase=frozenset(thing.phrase & weights.keys()) if thing else frozenset(),
     )
 
 

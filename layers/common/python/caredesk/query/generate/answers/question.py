@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from caredesk.text import content_words
+from caredesk.text import content_words, words_as_typed
 
 
 class Kind(StrEnum):
@@ -211,53 +211,60 @@ _GENERIC = frozenset(
 _GENERIC_STEMS = frozenset(_GENERIC | content_words(" ".join(_GENERIC)))
 
 
+@dataclass(frozen=True)
+class AskedThing:
+    """What an availability question asks exists or may be had, read once (`asked_thing_of`)."""
+
+    text: str  # "free wifi", "a canteen", "bring my dog along"
+    essentials: frozenset[str]  # stems a document must name to be about it: its head noun, the act asked for
+    phrase: frozenset[str]  # stems of the phrase naming it, qualifiers included, and of the act
+
+
+def asked_thing_of(question: str) -> AskedThing | None:
+    """The thing an availability question asks for, or None when no clause asks that. The phrase naming it
+    ends where what qualifies it starts ("physiotherapy sessions | with you", "a counsellor | I could talk
+    to"); its last salient word, not a particle ("bring my dog along"), is what it is. The act counts when
+    the question asks for one: "Can I donate blood?", "Do you deliver medicines?"; not "have / offer / sell
+    X?" (whether X is had) nor "pay by / ask for X" (the object is the question)."""
+    asked = _asked_object(question)
+    if asked is None:
+        return None
+    verb, thing, offers = asked
+    phrase = _HEAD_END.split(thing, maxsplit=1)[0]
+    words = [w for w in words_as_typed(phrase) if salient_terms(w) and w.lower() not in _PARTICLES]
+    act = ("" if verb in _NAMES_NO_ACT else verb) if verb else ("" if offers in _OFFERS_ONLY else offers)
+    return AskedThing(
+        text=f"{verb} {thing}" if verb else thing,
+        essentials=frozenset((salient_terms(words[-1]) if words else set()) | salient_terms(act)),
+        phrase=frozenset(salient_terms(" ".join(words)) | salient_terms(act)),
+    )
+
+
 def asked_thing(question: str) -> str | None:
     """What an availability question asks exists, or None when no clause asks that: "Do you have free wifi
     in the waiting area?" -> "free wifi", "Is there a canteen where I can grab a coffee?" -> "a canteen",
     "Can I bring my dog along?" -> "bring my dog along". A document that answers such a question names the
     thing; the nearest sentences about something else do not answer it."""
-    asked = _asked_object(question)
-    if asked is None:
-        return None
-    verb, thing, _offers = asked
-    return f"{verb} {thing}" if verb else thing
+    asked = asked_thing_of(question)
+    return asked.text if asked else None
 
 
 def thing_essentials(question: str) -> frozenset[str]:
-    """The stems a document must name to be about the thing an availability question asks for: the noun its
-    phrase is about, and the act when the question asks for one. "Do you have a full-body health check-up
-    package?" -> {package} (a page about health check-ups that offers no package does not answer it);
-    "Do you do MRI scans?" -> {scan}; "Can I donate blood?" -> {donate, blood}; "Do any of your doctors
-    speak Tamil?" -> {speak, tamil}; "Can I pay by cheque?" -> {cheque}. Empty when no thing is asked."""
-    phrase = _thing_phrase(question)
-    if phrase is None:
-        return frozenset()
-    act, words = phrase
-    return frozenset((salient_terms(words[-1]) if words else set()) | salient_terms(act))
+    """The stems a document must name to be about the thing an availability question asks for: "Do you have a
+    full-body health check-up package?" -> {package} (a page about health check-ups that offers no package
+    does not answer it); "Do you do MRI scans?" -> {scan}; "Can I donate blood?" -> {donate, blood}; "Do any
+    of your doctors speak Tamil?" -> {speak, tamil}; "Can I pay by cheque?" -> {cheque}. Empty when no thing
+    is asked."""
+    asked = asked_thing_of(question)
+    return asked.essentials if asked else frozenset()
 
 
 def thing_phrase_terms(question: str) -> frozenset[str]:
     """The stems of the phrase that names the asked thing, its qualifiers included, and of the act asked for:
     "Do you give the yellow fever vaccine?" -> {yellow, fever, vaccine}; "Is there a Sunrise app I can
     download?" -> {sunrise, app}. Empty when no thing is asked."""
-    phrase = _thing_phrase(question)
-    if phrase is None:
-        return frozenset()
-    act, words = phrase
-    return frozenset(salient_terms(" ".join(words)) | salient_terms(act))
-
-
-def _thing_phrase(question: str) -> tuple[str, list[str]] | None:
-    """(the act asked for, "" when none; the salient words of the phrase naming the thing, in order)."""
-    asked = _asked_object(question)
-    if asked is None:
-        return None
-    verb, thing, offers = asked
-    phrase = _HEAD_END.split(thing, maxsplit=1)[0]
-    words = [word for word in _WORDS.findall(phrase) if salient_terms(word) and word.lower() not in _PARTICLES]
-    if verb:
-        return ("" if verb in _NAMES_NO_ACT else verb), words
-    return ("" if offers in _OFFERS_ONLY else offers), words
+    asked = asked_thing_of(question)
+    return asked.phrase if asked else frozenset()
 
 
 def _asked_object(question: str) -> tuple[str, str, str] | None:
@@ -307,7 +314,6 @@ _OFFERS_ONLY = frozenset({"", "have", "offer", "provide", "sell", "do", "give", 
 # "a counsellor I could talk to", "a medical fitness certificate for my visa application").
 _HEAD_END = re.compile(r"\s+(?:for|with|of|from|over|by|about|like|instead|i|you|we|he|she|they|it)\b",
                        re.IGNORECASE)
-_WORDS = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
 # Words that close a phrase without naming its thing ("bring my dog along").
 _PARTICLES = frozenset({"along", "around", "away", "today", "tomorrow", "here", "there", "please"})
 _POINTS_BACK = re.compile(r"(?:one|ones|it|that|this|them|these|those)\b", re.IGNORECASE)
