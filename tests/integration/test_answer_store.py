@@ -62,6 +62,23 @@ def test_the_best_unit_similarity_is_the_closest_stored_unit_of_those_chunks_onl
     assert best_unit_similarity(db, vector, ["kb/public/nothing.md#0"]) is None
 
 
+def test_hidden_only_words_count_what_only_higher_tiers_contain_within_a_bounded_lookup(db, index) -> None:
+    from caredesk.glossary import Glossary
+    from caredesk.query.generate.answers.inputs import MAX_QUESTION_WORDS
+    from caredesk.query.retrieve.other_tier import hidden_only_words
+    from caredesk.tiers import Tier
+
+    index(PUBLIC, FEE_SECTIONS)
+    index(STAFF, STAFF_SECTIONS)
+    question = "Who gives approval for refunds above the fees?"
+    assert hidden_only_words(db, question, Tier.PUBLIC, Glossary()) == 2  # approval, refunds; fees is public
+    assert hidden_only_words(db, question, Tier.STAFF, Glossary()) == 0  # nothing is hidden from staff
+    assert hidden_only_words(db, question, Tier.PUBLIC, Glossary([("approval", "fees")])) == 1  # bridged
+    # a client's flood of words: only the first MAX_QUESTION_WORDS (sorted) are looked up
+    flood = " ".join(f"a{n:03d}word" for n in range(MAX_QUESTION_WORDS)) + " approval refunds?"
+    assert hidden_only_words(db, flood, Tier.PUBLIC, Glossary()) == 0
+
+
 def test_reindexing_reuses_unchanged_units_and_a_delete_removes_them(db, index, fake_embed) -> None:
     index(PUBLIC, FEE_SECTIONS, sequencer="0A")
     changed = [FEE_SECTIONS[0], ("Paying", "Fees are paid at the front desk. Cash is accepted.")]

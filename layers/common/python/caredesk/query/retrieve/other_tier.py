@@ -28,6 +28,7 @@ import numpy as np
 
 from caredesk.glossary import Glossary, stems
 from caredesk.query.generate.answers.features import raw_words
+from caredesk.query.generate.answers.inputs import MAX_QUESTION_WORDS
 from caredesk.query.generate.answers.question import salient_terms
 from caredesk.store.search import SearchHit, SearchMode, search
 from caredesk.store.term_stats import term_stats
@@ -72,11 +73,13 @@ def other_tier_margins(
 def hidden_only_words(conn, question: str, tier: Tier, glossary: Glossary) -> int:
     """How many salient words of the question (as typed) occur in no chunk the caller may read, are not a
     lay term the caller's glossary bridges, and occur in a chunk of a tier the caller may not read. Two
-    statements on the full-text index; 0 for a caller who may read every tier."""
+    statements on the full-text index, over at most MAX_QUESTION_WORDS words (the client controls the text,
+    as for Generate's frequency lookup); 0 for a caller who may read every tier."""
     hidden = tier.hidden()
     salient = salient_terms(question)
     bridged = {word for term in glossary.terms_in(question) for word in stems(term)}
-    words = [w for w in raw_words(question) if content_words(w) & salient and not set(stems(w)) & bridged]
+    words = [w for w in raw_words(question)
+             if content_words(w) & salient and not set(stems(w)) & bridged][:MAX_QUESTION_WORDS]
     if not hidden or not words:
         return 0
     visible = term_stats(conn, words, tier.visible()).frequencies
