@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from caredesk.ingest.chunking import split_sentences
 
@@ -104,6 +105,7 @@ def _cells(line: str) -> list[str]:
     return [re.sub(r"\s+", " ", cell).strip() for cell in inner.split("|")]
 
 
+@lru_cache(maxsize=4096)  # the composer and the reviewer read the same chunk texts for every question
 def plain(text: str) -> str:
     """Text without Markdown emphasis, whitespace collapsed (what a reader sees)."""
     return re.sub(r"\s+", " ", _MARKUP.sub("", text)).strip()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", re.IGNORECASE)
 STOPWORDS = frozenset(
@@ -16,6 +17,13 @@ STOPWORDS = frozenset(
 )
 
 
+# Generate and Review read the same chunk texts for every question (profiled: stemming was half of the
+# composer's time), so the pure word functions remember recent inputs; bounded, per warm container.
+WORD_CACHE_SIZE = 65536
+TEXT_CACHE_SIZE = 4096
+
+
+@lru_cache(maxsize=WORD_CACHE_SIZE)
 def _stem(word: str) -> str:
     # A light, deterministic suffix strip: enough to match "cancel/cancels/cancelled/cancelling".
     for suffix in ("ations", "ation", "ings", "ing", "lled", "led", "ed", "ies", "es", "s"):
@@ -34,9 +42,15 @@ _POSSESSIVE = re.compile(r"'s$")
 
 def content_words(text: str) -> set[str]:
     """Lower-cased, stemmed tokens without stop words; numbers are kept (they carry facts). A possessive
-    or "is" contraction is its word ("child's" -> "child", "what's" -> "what", a stop word)."""
+    or "is" contraction is its word ("child's" -> "child", "what's" -> "what", a stop word). A new set on
+    every call: callers may extend it."""
+    return set(_content_words(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _content_words(text: str) -> frozenset[str]:
     tokens = (_POSSESSIVE.sub("", m.group(0).lower()) for m in _TOKEN.finditer(text))
-    return {_stem(t) for t in tokens if t not in STOPWORDS}
+    return frozenset(_stem(t) for t in tokens if t not in STOPWORDS)
 
 
 def words_as_typed(text: str) -> list[str]:
@@ -58,4 +72,13 @@ def mentions(term: str, words: set[str] | frozenset[str]) -> bool:
     ("cardiologist" and "cardiology")."""
     if term in words:
         return True
-    return len(term) >= SHARED_PREFIX and any(word[:SHARED_PREFIX] == term[:SHARED_PREFIX] for word in words)
+    if len(term) < SHARED_PREFIX:
+        return False
+    if isinstance(words, frozenset):  # a unit's words, asked about once per question term: index them once
+        return term[:SHARED_PREFIX] in _prefixes(words)
+    return any(word[:SHARED_PREFIX] == term[:SHARED_PREFIX] for word in words)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _prefixes(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(word[:SHARED_PREFIX] for word in words if len(word) >= SHARED_PREFIX)

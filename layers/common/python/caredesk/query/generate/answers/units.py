@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from caredesk.ingest.chunking import HEADING_SEPARATOR, names_a_term
 from caredesk.quotes import TableRow, plain, structured_units
@@ -57,8 +58,11 @@ def heading_context(heading: str) -> str:
     return " - ".join(heading.split(HEADING_SEPARATOR)[-2:])
 
 
-def answer_units(chunk_id: str, heading: str, body: str) -> list[AnswerUnit]:
-    """The heading unit, then every quotable unit of `body` in reading order."""
+# Generate derives a retrieved chunk's units three times per question (vector lookup, reading, scoring) and
+# Review once more; the same chunks come back question after question, so recent results are kept.
+@lru_cache(maxsize=2048)
+def answer_units(chunk_id: str, heading: str, body: str) -> tuple[AnswerUnit, ...]:
+    """The heading unit, then every quotable unit of `body` in reading order (a tuple: results are shared)."""
     leaf = heading.split(HEADING_SEPARATOR)[-1]
     units = [AnswerUnit(chunk_id, HEADING_POSITION, heading, heading_context(heading), None, None, False)]
     seen: set[str] = set()
@@ -85,7 +89,7 @@ def answer_units(chunk_id: str, heading: str, body: str) -> list[AnswerUnit]:
         units.append(AnswerUnit(chunk_id, position, text, context, item_lead, row, item, term))
         if not item:
             lead_in = None
-    return units
+    return tuple(units)
 
 
 _NOT_PROSE = re.compile(r"^(?:\||#|[-*+]\s|\d+[.)]\s|```|>)")
