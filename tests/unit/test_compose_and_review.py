@@ -113,6 +113,7 @@ from caredesk.query.review.reviewer import (  # noqa: E402
     ReviewCalibrationError,
     calibration_model_version,
     choose_semantic_threshold,
+    semantic_support,
     semantic_support_threshold,
 )
 from caredesk.quotes import is_verbatim_quote, quotable_units, render_table  # noqa: E402
@@ -186,6 +187,16 @@ def test_a_claim_built_from_the_sources_words_fails_semantic_support(embedder):
     outcome = review_draft([good, stitched], [FEES], embedder.embed)
     assert outcome.kept == [good]
     assert [r.reason for r in outcome.removed] == ["not_supported_semantically"]
+
+
+def test_a_verbatim_unit_is_supported_without_embedding_anything():
+    def no_embedding(texts):
+        raise AssertionError(f"embedded {list(texts)}")
+
+    quoted = "Payment is collected at the front desk before the consultation."
+    assert semantic_support(quoted, [FEES.body], no_embedding) == 1.0
+    with pytest.raises(AssertionError, match="embedded"):  # a sentence that is no unit is still embedded
+        semantic_support("Payment is collected at the desk.", [FEES.body], no_embedding)
 
 
 def test_semantic_threshold_is_the_calibrated_one_for_this_model(embedder: Embedder):
