@@ -1,6 +1,6 @@
 """The second knowledge base's harness on a slice of the PostgreSQL manual (eval/second_kb).
 
-Sixteen small pages (the gold pages of 17 answerable questions, ~110 chunks) are indexed with the real model
+Sixteen small pages (the gold pages of 17 answerable questions, 90 chunks) are indexed with the real model
 through `index_document` into a scratch database; the harness then ranks the questions with each
 search mode. The test proves the harness runs end to end and computes page-level recall, that its
 query shaping reproduces the Retrieve step's own search, and that a second index of the same pages
@@ -23,6 +23,7 @@ from caredesk_local.evaluation.second_kb import (
     VectorCache,
     check_mirror,
     ensure_index,
+    index_documents,
     pg_documents,
     pg_queries,
     rank_queries,
@@ -46,7 +47,8 @@ def slice_conn(scratch_database, embedder) -> Iterator:
     conn = connect(scratch_database("caredesk_second_kb_slice"))
     apply_migrations(conn, SQL_DIR)
     stats = ensure_index(conn, pg_documents(SLICE), embedder.embed, embedder.model_version)
-    assert not stats.cached and stats.documents == len(SLICE) and stats.chunks > 100
+    # 90 chunks since the pages' navigation tables and tables of contents are dropped (102 with them)
+    assert not stats.cached and stats.documents == len(SLICE) and stats.empty == 0 and stats.chunks > 80
     try:
         yield conn
     finally:
@@ -88,4 +90,15 @@ def test_a_second_index_of_the_same_pages_is_served_from_the_cache(slice_conn, e
         raise AssertionError("nothing may be embedded for an unchanged corpus")
 
     stats = ensure_index(slice_conn, pg_documents(SLICE), refuse, embedder.model_version)
-    assert stats.cached and stats.chunks > 100
+    assert stats.cached and stats.chunks > 80 and stats.documents == len(SLICE)
+
+
+def test_a_page_with_nothing_but_navigation_is_counted_and_skipped_as_the_ingest_lambda_rejects_it(
+        scratch_database, embedder):
+    # tutorial-start.html is a chapter page: its title and a table of contents, both dropped or headings only.
+    with connect(scratch_database("caredesk_second_kb_empty")) as conn:
+        apply_migrations(conn, SQL_DIR)
+        stats = index_documents(conn, pg_documents(("tutorial-start.html", "disk-full.html")), embedder.embed)
+        sources = [row[0] for row in conn.execute("SELECT DISTINCT source FROM chunks")]
+    assert (stats.documents, stats.empty) == (1, 1)
+    assert sources == ["kb/public/pg/disk-full.html"]

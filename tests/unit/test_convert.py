@@ -255,6 +255,25 @@ def test_html_keeps_headings_paragraphs_lists_tables_and_breaks():
     ]
 
 
+def test_html_drops_furniture_marked_by_role_or_class_and_keeps_the_content():
+    # DocBook (PostgreSQL's manual): navigation tables and a chapter's table of contents; Sphinx: a sidebar.
+    html = b"""<html><body>
+<div class="navheader"><table><tr><td><a href="a.html">Prev</a></td><td>Up</td><td>Next</td></tr></table></div>
+<div class="chapter"><h2>19.5. Shutting Down the Server</h2>
+<div class="toc"><p><b>Table of Contents</b></p><dl class="toc"><dt>19.5.1. Smart Shutdown</dt></dl></div>
+<p>There are several ways to shut down the database server.</p>
+<div class="sphinxsidebar" role="navigation"><p>Quick search</p></div>
+<div class="note"><p>A fast shutdown rolls back active transactions.</p></div></div>
+<div class="navfooter"><table><tr><td>Home</td></tr></table></div>
+</body></html>"""
+    doc = convert_document(html, "server-shutdown.html")
+    for dropped in ("Prev", "Table of Contents", "Smart Shutdown", "Quick search", "Home"):
+        assert dropped not in doc.markdown, dropped
+    assert "## 19.5. Shutting Down the Server" in doc.markdown
+    assert "There are several ways to shut down the database server." in doc.markdown
+    assert "A fast shutdown rolls back active transactions." in doc.markdown  # a class that is not furniture
+
+
 def test_html_drops_script_style_nav_footer_and_comments():
     markdown = convert_document(HTML_PAGE, "fees.htm").markdown
     for dropped in ("script text", "color: red", "Navigation link", "Copyright footer", "editor's comment"):

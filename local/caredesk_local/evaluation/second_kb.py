@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 from caredesk import ingest
 from caredesk import quotes as quotes_module
+from caredesk.errors import EmptyDocumentError
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.indexing import index_file
@@ -142,6 +143,7 @@ class IndexStats:
     embedded: int  # texts index_document sent to the embed callable (chunks and any answer units)
     seconds: float
     cached: bool  # the database already held this digest: nothing was indexed
+    empty: int = 0  # pages with nothing to index (only headings and navigation), rejected as the ingest Lambda does
 
     @property
     def chunks_per_second(self) -> float:
@@ -209,9 +211,9 @@ def ensure_index(conn, documents: Sequence[Document], embed: Embed, model_versio
     conn.commit()
     row = conn.execute("SELECT digest FROM eval_index_manifest WHERE id = 1").fetchone()
     if row is not None and row[0] == digest:
-        chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        chunks, sources = conn.execute("SELECT count(*), count(DISTINCT source) FROM chunks").fetchone()
         conn.commit()
-        return IndexStats(len(documents), chunks, 0, 0.0, cached=True)
+        return IndexStats(sources, chunks, 0, 0.0, cached=True, empty=len(documents) - sources)
     conn.execute("TRUNCATE documents, chunks CASCADE")  # and whatever references chunks
     conn.execute("DELETE FROM eval_index_manifest")
     conn.commit()
@@ -225,10 +227,15 @@ def ensure_index(conn, documents: Sequence[Document], embed: Embed, model_versio
 def index_documents(conn, documents: Sequence[Document], embed: Embed) -> IndexStats:
     """index_file (convert -> chunk -> embed -> store) for each document, as the ingest Lambda does."""
     started = time.perf_counter()
-    chunks_total = embedded = 0
+    chunks_total = embedded = empty = 0
     for sequence, document in enumerate(documents, start=1):
-        indexed = index_file(conn, source=document.source, data=document.data, version_id=None,
-                             sequencer=f"{sequence:08X}", embed=embed)
+        try:
+            indexed = index_file(conn, source=document.source, data=document.data, version_id=None,
+                                 sequencer=f"{sequence:08X}", embed=embed)
+        except EmptyDocumentError as error:
+            LOG.info("not indexed: %s", error)
+            empty += 1
+            continue
         chunks_total += indexed.chunks
         embedded += indexed.result.embedded + indexed.result.units_embedded  # chunks + their answer units
         if sequence % 50 == 0:
@@ -236,7 +243,8 @@ def index_documents(conn, documents: Sequence[Document], embed: Embed) -> IndexS
                 embed.save()  # an interrupted first run keeps what it embedded
             LOG.info("indexed %d/%d documents, %d chunks, %.0f s", sequence, len(documents), chunks_total,
                      time.perf_counter() - started)
-    return IndexStats(len(documents), chunks_total, embedded, time.perf_counter() - started, cached=False)
+    return IndexStats(len(documents) - empty, chunks_total, embedded, time.perf_counter() - started, cached=False,
+                      empty=empty)
 
 
 # -- questions ----------------------------------------------------------------------------------
@@ -907,7 +915,8 @@ def main(argv: list[str] | None = None) -> int:
             how = ("cached (nothing indexed)" if stats.cached else
                    f"{stats.seconds:.0f} s = {stats.chunks_per_second:.1f} chunks/s; {stats.embedded} texts through"
                    f" the embed callable, {cache.embedded} of them embedded now (the rest from {cache.path.name})")
-            report += [f"{name}: {stats.documents} documents, {stats.chunks} chunks; index {how}", ""]
+            report += [f"{name}: {stats.documents} documents ({stats.empty} more with nothing to index, rejected as "
+                       f"the ingest Lambda rejects them), {stats.chunks} chunks; index {how}", ""]
             dump[f"{name}_index"] = asdict(stats)
             queries = pg_queries() if name == "pg" else golden_queries()
             kbs[name] = (conn, queries)

@@ -11,6 +11,13 @@ from caredesk.ingest.formats.decoding import decode_text, normalise_text
 from caredesk.ingest.markdown import collapse, markdown_table
 
 _HTML_DROP = ("script", "style", "nav", "footer", "noscript", "template", "iframe", "svg", "canvas", "head")
+# Page furniture that generated documentation marks by role or class rather than by tag: DocBook's
+# "Prev / Up / Home / Next" tables (navheader, navfooter) and a chapter's table of contents (toc), Sphinx's
+# sidebar and relations bar. Quoted, they read as "Prev — : Up; : Part III ..." and match every query word
+# of the neighbouring pages' titles.
+_FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search"})
+_FURNITURE_CLASSES = frozenset({"navheader", "navfooter", "navbar", "breadcrumb", "breadcrumbs", "toc",
+                                "sphinxsidebar", "related", "skip-link"})
 _HTML_HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _LINE_BREAK = "\x00"  # stands for <br> while inline whitespace is collapsed; removed on flush
 
@@ -25,11 +32,20 @@ def convert_html(data: bytes, name: str, max_bytes: int) -> FormatResult:
     title = _html_text(title_tag) if title_tag else None
     for tag in soup.find_all(_HTML_DROP + ("title", "meta", "link")):
         tag.decompose()
+    for tag in soup.find_all(_is_furniture):
+        tag.decompose()
     for node in soup.find_all(string=lambda s: isinstance(s, Comment | Doctype | ProcessingInstruction)):
         node.extract()
     renderer = _HtmlRenderer()
     renderer.walk(soup.body or soup)
     return title, "\n\n".join(renderer.finish()), []
+
+
+def _is_furniture(tag) -> bool:  # noqa: ANN001 - a bs4 Tag
+    if tag.decomposed:  # inside furniture removed already
+        return False
+    classes = tag.get("class") or ()
+    return tag.get("role") in _FURNITURE_ROLES or not _FURNITURE_CLASSES.isdisjoint(classes)
 
 
 def _decode_html(data: bytes, name: str) -> str:
