@@ -86,7 +86,7 @@ def review_draft(
 def semantic_support(sentence: str, cited_bodies: Sequence[str], embed: Embed) -> float:
     """Highest cosine between the sentence and any quotable unit of the cited chunks (0 if none). A sentence
     that is one of those units word for word scores 1.0 without embedding anything: an extractive draft
-    quotes units whole, and embedding every unit of every cited chunk was most of the step's time."""
+    quotes units whole, and for such a sentence embedding every unit of its cited chunks proves nothing more."""
     wanted = plain(sentence)
     units = [plain(unit) for body in cited_bodies for unit in quotable_units(body)]
     units = [unit for unit in units if unit]
