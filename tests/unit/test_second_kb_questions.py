@@ -59,7 +59,9 @@ def questions() -> list[dict]:
 
 @cache
 def pages() -> dict[str, tuple[str, frozenset[str]]]:
-    """S3-style key -> (converted text, the headings the chunker makes of it)."""
+    """S3-style key -> (converted text, the headings the chunker makes of it), for every page that is indexed
+    (a page with nothing but headings and navigation is rejected, as the ingest Lambda rejects it)."""
+    from caredesk.errors import EmptyDocumentError
     from caredesk.ingest.chunking import chunk_document
     from caredesk.ingest.convert import convert_document
 
@@ -67,7 +69,10 @@ def pages() -> dict[str, tuple[str, frozenset[str]]]:
         pytest.fail(MISSING_DOCS)
     out = {}
     for document in pg_documents():
-        converted = convert_document(document.data, document.filename)
+        try:
+            converted = convert_document(document.data, document.filename)
+        except EmptyDocumentError:
+            continue
         headings = frozenset(c.heading for c in chunk_document(document.source, converted))
         out[document.source] = (converted_text(document), headings)
     return out
