@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from caredesk.ingest.chunking import split_sentences
+from caredesk.text import TEXT_CACHE_SIZE
 
 ROW_LABEL_SEPARATOR = " — "
 _SEPARATOR_ROW = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -105,7 +106,7 @@ def _cells(line: str) -> list[str]:
     return [re.sub(r"\s+", " ", cell).strip() for cell in inner.split("|")]
 
 
-@lru_cache(maxsize=4096)  # the composer and the reviewer read the same chunk texts for every question
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # the composer and the reviewer read the same chunk texts for every question
 def plain(text: str) -> str:
     """Text without Markdown emphasis, whitespace collapsed (what a reader sees)."""
     return re.sub(r"\s+", " ", _MARKUP.sub("", text)).strip()
