@@ -126,10 +126,13 @@ class DirectPath:
         from caredesk.query.review import run_review
         from caredesk.store.db import connection_from_env
         from caredesk_local.api import execution_input
+        from caredesk_local.ask_client import PROCESS_CLIENT_ID
 
         trace_id = str(uuid.uuid4())
-        state = execution_input({"question": question, "session_id": session_id}, request_id=trace_id,
-                                tier=tier, patient_id=patient_id)
+        # The body `ask` sends on the state machine path: with its client id, a public caller's session is
+        # read and written here too (without it, the direct path skipped both and did less work).
+        body = {"question": question, "session_id": session_id, "client_id": PROCESS_CLIENT_ID}
+        state = execution_input(body, request_id=trace_id, tier=tier, patient_id=patient_id)
         started_at = datetime.now(UTC).isoformat()
 
         def event(*requires: str) -> Any:
