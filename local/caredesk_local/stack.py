@@ -28,6 +28,7 @@ from caredesk.store.migrations import apply_migrations
 
 from caredesk_local.demo_seed import seed_demo_appointments
 from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
+from caredesk_local.moto_server_runtime import MotoServerPatches
 from caredesk_local.postgres import EmbeddedPostgres
 from caredesk_local.state_machine_runtime import StateMachineRuntime
 from caredesk_local.template import ACCOUNT_ID, REGION, StackTemplate
@@ -101,6 +102,7 @@ class EmbeddedStack:
     postgres: EmbeddedPostgres | None = None
     runtime: InProcessLambdaRuntime = field(default_factory=InProcessLambdaRuntime)
     state_machines: StateMachineRuntime = field(default_factory=StateMachineRuntime)
+    moto_server: MotoServerPatches = field(default_factory=MotoServerPatches)
     report: dict[str, str] = field(default_factory=dict)
     _moto: Any = None
     _saved_env: dict[str, str | None] = field(default_factory=dict)
@@ -114,6 +116,7 @@ class EmbeddedStack:
             self.template = StackTemplate.read(self.config.root, parameters=self.config.parameters)
             self._start_postgres()
             self._start_moto()
+            self.moto_server.install(self.endpoint)
             self._set_environment()
             self.runtime.install()
             self.state_machines.install()
@@ -133,6 +136,7 @@ class EmbeddedStack:
         if self._moto is not None:
             self._moto.stop()
             self._moto = None
+        self.moto_server.uninstall()
         if self.postgres is not None:
             self.postgres.stop()
             self.postgres = None

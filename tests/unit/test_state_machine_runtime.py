@@ -12,13 +12,16 @@ import pytest
 from caredesk_local.in_process_services import InProcessLambdaClient
 from caredesk_local.state_machine_runtime import (
     CLIENT_FACTORY_MODULE,
+    JSON_COPYING_MODULES,
     JSONPATH_MODULES,
     LAMBDA_TASK_MODULE,
     ExecutionEnd,
     ExecutionEnds,
+    ProgramCopies,
     StateMachineRuntime,
     check_seams,
     ended,
+    json_deepcopy,
 )
 
 QUERY_DEFINITION = (Path(__file__).resolve().parents[2] / "statemachine" / "query.asl.json").read_text()
@@ -93,6 +96,42 @@ def test_definition_parsed_once_each_execution_gets_its_own_program(installed, m
     assert len(parses) == 1
     assert first is not second
     assert type(first) is type(second)
+    assert ProgramCopies(first).pickled  # copied by unpickling, not by the slower deepcopy
+
+
+def test_a_program_that_cannot_be_pickled_is_deep_copied():
+    program = {"states": [{"name": "Guard"}], "hook": lambda event: event}
+    copies = ProgramCopies(program)
+    assert not copies.pickled
+    copied = copies.copy()
+    assert copied == program and copied is not program and copied["states"] is not program["states"]
+
+
+def test_json_is_copied_as_deepcopy_copies_it():
+    state = {"guard": {"flags": ["pii:phone"], "score": 0.5, "allowed": True, "rule": None},
+             "retrieve": {"passages": [{"chunk_id": "c1", "similarity": 0.41}], "pair": ([1], "x")}}
+    copied = json_deepcopy(state)
+    assert copied == state
+    copied["guard"]["flags"].append("changed")
+    copied["retrieve"]["passages"][0]["similarity"] = 0.0
+    copied["retrieve"]["pair"][0].append(2)  # a tuple is no JSON: copy.deepcopy copied it, list inside too
+    assert state["guard"]["flags"] == ["pii:phone"]
+    assert state["retrieve"]["passages"][0]["similarity"] == 0.41
+    assert state["retrieve"]["pair"] == ([1], "x")
+
+
+def test_the_interpreter_copies_state_json_the_fast_way_until_uninstalled():
+    import copy
+
+    modules = [importlib.import_module(name) for name in JSON_COPYING_MODULES]
+    runtime = StateMachineRuntime()
+    runtime.install()
+    try:
+        assert all(module.copy.deepcopy is json_deepcopy for module in modules)
+        assert all(module.copy.copy is copy.copy for module in modules)
+    finally:
+        runtime.uninstall()
+    assert all(module.copy is copy for module in modules)
 
 
 def test_task_states_share_one_client_per_service_until_uninstalled():
