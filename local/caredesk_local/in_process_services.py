@@ -17,8 +17,9 @@ calls on the backends themselves:
   machine's own 256 KiB payload limit is far below it) and the log tail (no caller asks for
   `LogType: Tail`).
 
-The handlers' own calls (DynamoDB, S3, KMS, SNS, Secrets Manager) still go to moto over HTTP, as they
-go to AWS over the network.
+The handlers' own calls (DynamoDB, S3, KMS, SNS, Secrets Manager) go to AWS over the network; here they
+are full boto3 calls answered by moto's server application in the calling thread
+(caredesk_local.moto_server_runtime).
 """
 
 from __future__ import annotations
