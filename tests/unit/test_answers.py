@@ -25,6 +25,7 @@ from caredesk.query.generate.answers.question import (
     asked_kind,
     asked_parts,
     asked_thing,
+    asking_text,
     holds_kind,
     salient_terms,
     thing_essentials,
@@ -41,6 +42,8 @@ FEE_BODY = (
     "| Dermatology | INR 600 | INR 1,400 |\n| Cardiology | INR 900 | INR 2,500 |\n\n"
     "The fee covers the **consultation** itself."
 )
+HOME_HOURS_BODY = ("Doctors' home visits run 10:00 to 17:00, Monday to Saturday.\n\n"
+               "Cancelling a home visit less than 24 hours in advance is charged.")
 HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 years or older; or\n- are bedridden."
 
 
@@ -536,6 +539,30 @@ def test_relevance_removes_a_supported_sentence_that_does_not_address_the_questi
     failures = relevance_failures("Is there a cafeteria serving vegetarian food?", sentences, [PARKING_FREE],
                                   embedder.embed, threshold=0.5)
     assert failures == {0: "not_relevant:no_question_terms"}
+
+
+def test_relevance_is_judged_on_what_is_asked_not_on_the_story_around_it(embedder):
+    booking = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#2",
+                      heading="Home Visits > Hours and Booking", body=HOME_HOURS_BODY, score=0.1, similarity=0.5)
+    hours = DraftSentence(text="Doctors' home visits run 10:00 to 17:00, Monday to Saturday.",
+                          chunk_ids=[booking.chunk_id])
+    window = DraftSentence(text="Cancelling a home visit less than 24 hours in advance is charged.",
+                           chunk_ids=[booking.chunk_id])
+    story = "I have been unwell for days and I booked a home visit. How late can I cancel without paying?"
+    # "visit" and "days" are the story's words: the hours share them, and nothing the message asks.
+    assert relevance_failures(story, [hours, window], [booking], embedder.embed, threshold=0.99) == {
+        0: "not_relevant:no_question_terms"}
+    # Asked about the visit itself, the same sentence addresses it.
+    assert relevance_failures("When do home visits run?", [hours], [booking], embedder.embed, 0.99) == {}
+    # A message whose asking sentence names nothing ("How do I do both?") is read whole.
+    both = "My booked home visit clashes with work. How do I do both?"
+    assert relevance_failures(both, [hours], [booking], embedder.embed, 0.99) == {}
+
+
+def test_the_asking_sentences_of_a_message():
+    assert asking_text("I'm a pensioner. Is there any help?") == "Is there any help?"
+    assert asking_text("I need to know how late I can cancel.") == "I need to know how late I can cancel."
+    assert asking_text("What does it cost? And where is it?") == "What does it cost? And where is it?"
 
 
 def test_relevance_requires_a_number_like_answer_for_a_number_like_question(embedder):

@@ -3,7 +3,8 @@
 Support proves a sentence came from its source, not that it answers anything ("send" in a logging
 chunk answered an e-mail question). A sentence addresses the question when it (with its section
 heading, and as a reader meets it: after its list's lead-in, under the term it describes) shares one of
-the question's salient terms, or when its meaning is close to the question
+the salient terms of what the message asks (its asking sentences; the statements around them are
+context), or when its meaning is close to the whole message
 (cosine at or above a threshold calibrated on the golden set's dev split), and a question that asks
 for a number-like answer (an amount, a time, a duration, a distance, a count) gets a draft that holds
 one somewhere. These signals are the reviewer's own: the composer ranks with a fitted model over
@@ -17,7 +18,15 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.query.generate import NUMBER_LIKE, answer_units, asked_kind, holds_kind, load_models, salient_terms
+from caredesk.query.generate import (
+    NUMBER_LIKE,
+    answer_units,
+    asked_kind,
+    asking_text,
+    holds_kind,
+    load_models,
+    salient_terms,
+)
 from caredesk.quotes import plain
 from caredesk.text import content_words, mentions
 
@@ -39,7 +48,9 @@ def relevance_failures(
     checked = [i for i, s in enumerate(sentences) if s.chunk_ids and all(c in headings for c in s.chunk_ids)]
     if not checked or not question.strip():
         return {}
-    terms = salient_terms(question)
+    # What is asked, not the story around it: "I booked a visit ... How late can I cancel?" is not
+    # addressed by a sentence that shares only "visit" (a message with no salient asking term is read whole).
+    terms = salient_terms(asking_text(question)) or salient_terms(question)
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
     described = described_terms(passages)
     readings = read_with_lead_ins([sentences[i] for i in checked], described)

@@ -125,12 +125,18 @@ def asked_kind(question: str) -> Kind:
     message's asking sentences: "... the job runs for hours. ... there is a bulk path that streams rows.
     What is it?" asks for no time, whatever its statements say. A message with no asking sentence is
     read whole ("I need to know how late I can cancel.")."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
-    asked = " ".join(s for s in sentences if s.endswith("?") or _ASKING_START.match(s)) or question
+    asked = asking_text(question)
     for kind, pattern in _ASKS:
         if pattern.search(asked):
             return kind
     return Kind.OTHER
+
+
+def asking_text(question: str) -> str:
+    """The message's asking sentences (ending in "?" or opening with an asking word), or the whole message
+    when none is: "I'm a pensioner. Is there any help?" -> "Is there any help?"."""
+    sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
+    return " ".join(s for s in sentences if s.endswith("?") or _ASKING_START.match(s)) or question
 
 
 def holds_kind(text: str, kind: Kind) -> bool:
