@@ -117,7 +117,9 @@ class MotoServerPatches:
         # boto3's default session (boto3.client(...), what the handlers use) is hooked, made first if need
         # be; sessions made from now on copy BUILTIN_HANDLERS. In that order, no session has the hook twice
         # (botocore calls every before-send hook). Clients made before keep their sockets.
-        self._hooked_session = boto3._get_default_session()._session
+        if boto3.DEFAULT_SESSION is None:
+            boto3.setup_default_session()
+        self._hooked_session = boto3.DEFAULT_SESSION._session  # the botocore session under boto3's
         self._hooked_session.register(BEFORE_SEND, self.transport)
         BUILTIN_HANDLERS.append((BEFORE_SEND, self.transport))
 
