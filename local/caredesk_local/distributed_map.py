@@ -72,7 +72,7 @@ class DistributedMapPatches:
     """The patches; `install` then `uninstall` (the state machine runtime does both)."""
 
     def __init__(self) -> None:
-        self._originals: list[tuple[Any, str, Any]] = []
+        self._patches = moto_seams.Patches()
 
     def install(self) -> None:
         check_seams()
@@ -85,16 +85,10 @@ class DistributedMapPatches:
         self._patch(worker, "_eval_input", _remembering_child_input(worker._eval_input))  # inherited
 
     def _patch(self, owner: Any, name: str, replacement: Any) -> None:
-        self._originals.append((owner, name, owner.__dict__.get(name)))
-        setattr(owner, name, replacement)
+        self._patches.set(owner, name, replacement)
 
     def uninstall(self) -> None:
-        for owner, name, original in reversed(self._originals):
-            if original is None:
-                delattr(owner, name)  # it was inherited
-            else:
-                setattr(owner, name, original)
-        self._originals.clear()
+        self._patches.restore()
 
 
 def _list_every_page(env: Any, resource_runtime_part: Any, state_credentials: Any) -> None:

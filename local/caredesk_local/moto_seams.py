@@ -24,3 +24,26 @@ def check_seams(seams: Sequence[Seam], error: type[Exception], remedy: str) -> N
         params = tuple(inspect.signature(target).parameters)[: len(expected)]
         if params != expected:
             raise error(f"moto seam {module_name}.{qualified} changed its signature: {params} != {expected}")
+
+
+_INHERITED = object()  # the attribute was not the owner's own: restoring deletes the replacement
+
+
+class Patches:
+    """Attributes replaced on moto's classes and modules, put back in reverse order by `restore` (an
+    attribute the owner only inherited is deleted again)."""
+
+    def __init__(self) -> None:
+        self._originals: list[tuple[Any, str, Any]] = []
+
+    def set(self, owner: Any, name: str, replacement: Any) -> None:
+        self._originals.append((owner, name, owner.__dict__.get(name, _INHERITED)))
+        setattr(owner, name, replacement)
+
+    def restore(self) -> None:
+        for owner, name, original in reversed(self._originals):
+            if original is _INHERITED:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+        self._originals.clear()

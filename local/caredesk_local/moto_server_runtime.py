@@ -14,10 +14,11 @@ the socket, the server thread and the HTTP parsing on both sides were the differ
    is a 500, as the server would answer). Only requests to this stack's endpoint are served so;
    anything else (LocalStack, AWS) is left to botocore. Requests that are not boto3's (a presigned
    URL opened with urllib, the browser) still reach the server over HTTP.
-2. **Lookups computed once.** To route a request moto lists its package directory and checks each
-   entry on disk (`moto.backends.list_of_moto_modules`), and each service's JSON model is loaded
-   through a new botocore loader (`moto.core.utils._load_service_model`). Both depend only on the
-   installed packages, so each is computed once per process here (the models are only read).
+2. **Routing without the disk.** To route a request for a host that is not a module name (KMS, SNS,
+   S3 and most others), moto lists its package directory and checks each entry on disk
+   (`moto.backends.list_of_moto_modules`), on every request. The list depends only on the installed
+   package, so here it is computed once per process. (The service models moto parses requests with are
+   cached by moto itself.)
 
 Like caredesk_local.state_machine_runtime, this patches moto's internals and botocore's event
 hooks; `check_seams()` fails loudly if a moto upgrade moves them.
@@ -41,11 +42,9 @@ LOG = logging.getLogger(__name__)
 
 SEAMS = (
     ("moto.backends", "list_of_moto_modules", ()),
-    ("moto.core.utils", "_load_service_model", ("service_name", "model_name")),
     ("moto.moto_server.werkzeug_app", "DomainDispatcherApplication.__init__", ("self", "create_app")),
     ("moto.core.botocore_stubber", "MockRawResponse.__init__", ("self", "response_input")),
 )
-SERVICE_MODELS_KEPT = 64  # (service, model) pairs: the stack uses about ten services, two models each
 BEFORE_SEND = "before-send"
 
 
@@ -96,23 +95,20 @@ class MotoServerPatches:
     """Installed for one embedded stack once its moto endpoint is known, uninstalled at its stop."""
 
     def __init__(self) -> None:
-        self._originals: list[tuple[Any, str, Any]] = []
+        self._patches = moto_seams.Patches()
         self.transport: InProcessTransport | None = None
         self._hooked_session: Any = None
 
     def install(self, endpoint: str) -> None:
         check_seams()
         backends = importlib.import_module("moto.backends")
-        utils = importlib.import_module("moto.core.utils")
         module_names = backends.list_of_moto_modules
 
         @functools.cache
         def moto_modules() -> tuple[str, ...]:
             return tuple(module_names())
 
-        self._patch(backends, "list_of_moto_modules", moto_modules)
-        self._patch(utils, "_load_service_model",
-                    functools.lru_cache(maxsize=SERVICE_MODELS_KEPT)(utils._load_service_model))
+        self._patches.set(backends, "list_of_moto_modules", moto_modules)
         self.transport = InProcessTransport(endpoint)
         # boto3's default session (boto3.client(...), what the handlers use) is hooked, made first if need
         # be; sessions made from now on copy BUILTIN_HANDLERS. In that order, no session has the hook twice
@@ -123,10 +119,6 @@ class MotoServerPatches:
         self._hooked_session.register(BEFORE_SEND, self.transport)
         BUILTIN_HANDLERS.append((BEFORE_SEND, self.transport))
 
-    def _patch(self, owner: Any, name: str, replacement: Any) -> None:
-        self._originals.append((owner, name, owner.__dict__[name]))
-        setattr(owner, name, replacement)
-
     def uninstall(self) -> None:
         if self.transport is not None:
             if (BEFORE_SEND, self.transport) in BUILTIN_HANDLERS:
@@ -135,6 +127,4 @@ class MotoServerPatches:
                 self._hooked_session.unregister(BEFORE_SEND, self.transport)
             self.transport = None
             self._hooked_session = None
-        for owner, name, original in reversed(self._originals):
-            setattr(owner, name, original)
-        self._originals.clear()
+        self._patches.restore()

@@ -167,7 +167,7 @@ class StateMachineRuntime:
     def __init__(self) -> None:
         self.ends = ExecutionEnds()
         self.distributed_map = DistributedMapPatches()
-        self._originals: list[tuple[Any, str, Any]] = []
+        self._patches = moto_seams.Patches()
 
     def install(self) -> None:
         check_seams()
@@ -233,14 +233,11 @@ class StateMachineRuntime:
             self._patch(module, "boto_client_for", shared_client)
 
     def _patch(self, owner: Any, name: str, replacement: Any) -> None:
-        self._originals.append((owner, name, owner.__dict__[name]))
-        setattr(owner, name, replacement)
+        self._patches.set(owner, name, replacement)
 
     def uninstall(self) -> None:
         self.distributed_map.uninstall()
-        for owner, name, original in reversed(self._originals):
-            setattr(owner, name, original)
-        self._originals.clear()
+        self._patches.restore()
 
 
 def ended(execution: Any) -> ExecutionEnd:

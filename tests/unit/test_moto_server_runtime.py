@@ -91,19 +91,37 @@ def test_each_session_calls_the_transport_once_per_request(patches):
     assert patches.transport.served == 2
 
 
-def test_uninstalled_clients_use_the_network_and_moto_reads_its_files_again(monkeypatch):
+def test_uninstalled_clients_use_the_network_and_moto_lists_its_modules_again(monkeypatch):
     import moto.backends
-    import moto.core.utils
 
     monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
-    originals = (moto.backends.list_of_moto_modules, moto.core.utils._load_service_model)
+    original = moto.backends.list_of_moto_modules
     installed = MotoServerPatches()
     installed.install(DEAD_ENDPOINT)
     assert moto.backends.list_of_moto_modules() is moto.backends.list_of_moto_modules()
     assert "dynamodb" in moto.backends.list_of_moto_modules()
     installed.uninstall()
-    assert (moto.backends.list_of_moto_modules, moto.core.utils._load_service_model) == originals
+    assert moto.backends.list_of_moto_modules is original
     client = boto3.client("sqs", endpoint_url=DEAD_ENDPOINT, region_name="us-east-1", config=NO_RETRIES,
                           aws_access_key_id="testing", aws_secret_access_key="testing")
     with pytest.raises(EndpointConnectionError):
         client.list_queues()
+
+
+def test_patches_put_back_own_attributes_and_delete_inherited_ones():
+    from caredesk_local.moto_seams import Patches
+
+    class Base:
+        def inherited(self):
+            return "base"
+
+    class Owner(Base):
+        own = "original"
+
+    patches = Patches()
+    patches.set(Owner, "own", "patched")
+    patches.set(Owner, "inherited", lambda self: "patched")
+    assert Owner.own == "patched" and Owner().inherited() == "patched"
+    patches.restore()
+    assert Owner.own == "original" and Owner().inherited() == "base"
+    assert "inherited" not in Owner.__dict__
