@@ -55,6 +55,8 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("If I call off my visit the evening before, do I lose money?", Kind.AMOUNT),
         ("How long do thyroid results take?", Kind.DURATION),
         ("How far ahead can I book?", Kind.DURATION),
+        ("How far back can I download my receipts?", Kind.DURATION),  # a span of time, not a distance
+        ("How far out can I book a home visit?", Kind.DURATION),
         ("How far will a doctor travel for a house call?", Kind.DISTANCE),
         ("Till what time is the helpline open?", Kind.TIME),
         ("How many refills can I get in a row?", Kind.COUNT),

@@ -58,7 +58,7 @@ _ASKS_OPEN = (r"\b(?:is|are|be|stay|stays|remain|remains|still)\s+(?:\w+\s+){0,3
 _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in (
-        (Kind.DURATION, r"\bhow (long|soon|quickly|far (in advance|ahead|before)|"
+        (Kind.DURATION, r"\bhow (long|soon|quickly|far (in advance|ahead|before|back|out)|"
                         r"much (notice|time|in advance|ahead|before))\b"
                         r"|\bhow many (days|hours|minutes|weeks|months|years|working days)\b"
                         r"|\bwithin how\b|\bturn ?around\b"),
