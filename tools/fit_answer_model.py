@@ -11,7 +11,10 @@ own function, and:
 - the decision model learns answer vs "I do not know" from dev cases: expected `answered` against
   `uncovered` / `out_of_scope` (and `topic_switch` cases expecting either); its threshold is the
   highest that keeps dev false abstention at or below FALSE_ABSTENTION_TARGET.
-Held-out cases are measured with the same code and printed beside dev; they are never fitted on.
+Held-out cases are measured with the same code and printed beside dev; they are never fitted on. The
+PostgreSQL manual's questions (eval/second_kb; its own Postgres, indexed once and cached) are measured
+beside the sample's, both splits, and fitted on by nothing: they show whether a model fitted on one
+clinic's documents carries to another's.
 Numbers are answer-level (facts present after review) and compared with the naive baselines: the top
 retrieved chunk quoted whole, the top three chunks quoted whole.
 """
@@ -46,6 +49,7 @@ from caredesk.query.review.relevance import described_terms, read_with_lead_ins 
 from caredesk.quotes import plain  # noqa: E402
 from caredesk.store.db import connect  # noqa: E402
 from caredesk.store.migrations import apply_migrations  # noqa: E402
+from caredesk_local.evaluation import second_kb  # noqa: E402
 from caredesk_local.evaluation.direct_steps import caller_tier, facts_present, load_golden, search_text  # noqa: E402
 from caredesk_local.evaluation.kb_index import index_kb  # noqa: E402
 from caredesk_local.postgres import EmbeddedPostgres, port_is_free  # noqa: E402
@@ -86,27 +90,25 @@ def expects_answer(case: dict) -> bool:
     return case["expected_outcome"] == "answered"
 
 
-def fit(items: list[dict]) -> tuple[LogisticModel, LogisticModel]:
+def fit_unit(items: list[dict]) -> LogisticModel:
     groups = []
     for item in items:
         if expects_answer(item["case"]) and item["case"]["facts"]:
             x, y, _ = unit_rows(item)
             groups.append((x, y))
-    unit = fit_listwise(groups, UNIT_FEATURES, l2=1.0)
-    signals, outcomes = [], []
-    for item in items:
-        signals.append(_signals(item, unit))
-        outcomes.append(float(expects_answer(item["case"])))
-    x = np.asarray([[s[name] for name in DECISION_FEATURES] for s in signals])
-    y = np.asarray(outcomes)
+    return fit_listwise(groups, UNIT_FEATURES, l2=1.0)
+
+
+def fit_decision(items: list[dict], unit: LogisticModel) -> LogisticModel:
+    x = np.asarray([[signals[name] for name in DECISION_FEATURES]
+                    for signals in (_signals(item, unit) for item in items)])
+    y = np.asarray([float(expects_answer(item["case"])) for item in items])
     decision = fit_logistic(x, y, DECISION_FEATURES, l2=1.0, signs=DECISION_SIGNS)
-    scores = decision.probabilities(x)
-    positives = np.sort(scores[y > 0.5])
+    positives = np.sort(decision.probabilities(x)[y > 0.5])
     allowed = int(np.floor(FALSE_ABSTENTION_TARGET * len(positives)))
     threshold = float(positives[allowed]) - 1e-6 if len(positives) else 0.5
-    decision = LogisticModel(decision.features, decision.weights, decision.bias, decision.mean, decision.scale,
-                             round(threshold, 6))
-    return unit, decision
+    return LogisticModel(decision.features, decision.weights, decision.bias, decision.mean, decision.scale,
+                         round(threshold, 6))
 
 
 def _signals(item: dict, unit: LogisticModel) -> dict[str, float]:
@@ -181,6 +183,29 @@ def measure(items: list[dict], embedder: Embedder, unit: LogisticModel, decision
     return report
 
 
+def manual_case(question: dict) -> dict:
+    """A PostgreSQL manual question (eval/second_kb/questions.jsonl) in the golden set's case shape."""
+    return {**question, "turns": [{"question": question["question"], "tier": question.get("tier", "public")}]}
+
+
+def gather_manual(embedder: Embedder) -> tuple[list[dict], list[dict]]:
+    """(dev, held-out) items of the PostgreSQL manual, searched in the second-KB harness's cached index."""
+    server = second_kb.open_server()
+    try:
+        with connect(second_kb.database_dsn(server, second_kb.PG_DATABASE)) as conn:
+            cache = second_kb.PersistentEmbeddings(embedder.embed,
+                                                   second_kb.embedding_cache_path(embedder.model_version))
+            try:
+                second_kb.ensure_index(conn, second_kb.pg_documents(), cache, embedder.model_version)
+            finally:
+                cache.save()
+            cases = [manual_case(q) for q in second_kb.load_jsonl(second_kb.QUESTIONS_PATH)]
+            return (gather(conn, embedder, [c for c in cases if c["split"] == "dev"]),
+                    gather(conn, embedder, [c for c in cases if c["split"] == "heldout"]))
+    finally:
+        server.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--report", action="store_true", help="measure the stored models; fit nothing")
@@ -201,19 +226,22 @@ def main(argv: list[str] | None = None) -> int:
                  and c["expected_outcome"] in ("answered", "abstained")]
         dev = gather(conn, embedder, [c for c in cases if c["split"] == "dev"])
         heldout = gather(conn, embedder, [c for c in cases if c["split"] == "heldout"])
-    stored = json.loads(MODEL_PATH.read_text())
-    if args.report or args.relevance_only:
-        unit = LogisticModel.from_json(stored["unit"], UNIT_FEATURES)
-        decision = LogisticModel.from_json(stored["decision"], DECISION_FEATURES)
-        relevance = float(stored["review_relevance"]["cosine_threshold"])
-        if args.relevance_only:
-            relevance = fit_relevance(dev, embedder, unit, decision)
-    else:
-        unit, decision = fit(dev)
-        relevance = fit_relevance(dev, embedder, unit, decision)
     shutil.rmtree(workdir, ignore_errors=True)
+    manual_dev, manual_heldout = gather_manual(embedder)
+    stored = json.loads(MODEL_PATH.read_text())
+    unit = LogisticModel.from_json(stored["unit"], UNIT_FEATURES)
+    decision = LogisticModel.from_json(stored["decision"], DECISION_FEATURES)
+    relevance = float(stored["review_relevance"]["cosine_threshold"])
+    if args.relevance_only:
+        relevance = fit_relevance(dev, embedder, unit, decision)
+    elif not args.report:
+        unit = fit_unit(dev)
+        decision = fit_decision(dev, unit)
+        relevance = fit_relevance(dev, embedder, unit, decision)
     report = {"dev": measure(dev, embedder, unit, decision, relevance),
-              "heldout": measure(heldout, embedder, unit, decision, relevance)}
+              "heldout": measure(heldout, embedder, unit, decision, relevance),
+              "manual_dev": measure(manual_dev, embedder, unit, decision, relevance),
+              "manual_heldout": measure(manual_heldout, embedder, unit, decision, relevance)}
     print(json.dumps(report, indent=1))
     if not args.report:
         MODEL_PATH.write_text(json.dumps({
