@@ -3,6 +3,7 @@
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from caredesk.carried_vectors import CarriedEmbed
 from caredesk.contracts import parse_step_event
 from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
@@ -16,7 +17,9 @@ tracer = Tracer()
 metrics = Metrics()
 AUDIT = audit_trail()
 EMBEDDER = get_embedder()
-GENERATOR = generator_from_env(EMBEDDER.embed)  # CAREDESK_GENERATOR: extractive (default) | bedrock | openai
+# The question's vector comes with Retrieve's result (caredesk.carried_vectors): not embedded again.
+EMBED = CarriedEmbed(EMBEDDER.embed)
+GENERATOR = generator_from_env(EMBED)  # CAREDESK_GENERATOR: extractive (default) | bedrock | openai
 
 
 @logger.inject_lambda_context(log_event=False)
@@ -26,7 +29,7 @@ GENERATOR = generator_from_env(EMBEDDER.embed)  # CAREDESK_GENERATOR: extractive
 @step_metrics(metrics, "generate")
 def handler(event: dict, context: LambdaContext) -> dict:
     step_event = parse_step_event(event, requires=("guard", "retrieve"))
-    result = run_generate(step_event, conn=connection_from_env(), embed=EMBEDDER.embed, audit=AUDIT,
+    result = run_generate(step_event, conn=connection_from_env(), embed=EMBED, audit=AUDIT,
                           generator=GENERATOR)
     metrics.add_metric(name="Generate_Sentences", unit=MetricUnit.Count, value=len(result.sentences))
     return result.model_dump(mode="json")

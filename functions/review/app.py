@@ -4,6 +4,7 @@ from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.answer_cache import remember_answer
+from caredesk.carried_vectors import CarriedEmbed
 from caredesk.contracts import parse_step_event
 from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
@@ -19,8 +20,9 @@ AUDIT = audit_trail()
 MEMORY = session_memory()
 SEALER = contact_sealer()
 EMBEDDER = get_embedder()
-# The cited chunks' units recur across requests: each text is embedded once per container.
-EMBED = RememberedEmbed(EMBEDDER.embed)
+# The cited chunks' units recur across requests: each text is embedded once per container; the question's
+# vector comes with Retrieve's result (caredesk.carried_vectors).
+EMBED = CarriedEmbed(RememberedEmbed(EMBEDDER.embed))
 # The same pipeline identity as RetrieveFunction's, so what Review stores is what Retrieve looks up.
 ANSWER_CACHE = answer_cache(EMBEDDER.model_version)
 

@@ -149,6 +149,8 @@ class RetrieveResult(_Model):
     # cached under it. `cache_hit`: `reply` is a cached answer and nothing was searched.
     knowledge_version: str | None = None
     cache_hit: bool = False
+    # The vector of `query_used` (caredesk.carried_vectors), so Generate and Review do not embed it again.
+    query_vector: str | None = None
 
 
 class DraftSentence(_Model):

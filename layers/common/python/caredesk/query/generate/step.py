@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.carried_vectors import carrying, query_vectors
 from caredesk.contracts import AppointmentFact, GenerateResult, StepEvent
 from caredesk.query.generate.appointments import AppointmentView, lookup_appointment, policy_question
 from caredesk.query.generate.appointments import Caller as AppointmentCaller
@@ -55,8 +56,9 @@ def run_generate(
         facts.append(AppointmentFact(appointment_id=appointment_id, sentence=sentence, found=view is not None))
     passages = visible_passages(retrieved.passages, tier)
     question = policy_question(retrieved.query_used, guard.appointment_ids)
-    draft = (generator.compose(question, passages, conn=conn, tier=tier) if question
-             else Draft([], abstention="abstain:appointment_only"))
+    with carrying(query_vectors(retrieved)):
+        draft = (generator.compose(question, passages, conn=conn, tier=tier) if question
+                 else Draft([], abstention="abstain:appointment_only"))
     sentences = draft.sentences
     audit.record(
         AuditEvent(

@@ -8,6 +8,7 @@ import numpy as np
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.calibration import FloorInForce
+from caredesk.carried_vectors import encode_vector
 from caredesk.config import Settings
 from caredesk.contracts import Outcome, Passage, RetrieveResult, StepEvent
 from caredesk.embedding import Embedder
@@ -109,6 +110,7 @@ def run_retrieve(
         floor=floor.value,
         passages=passages if confident else [],
         reply=reply,
+        query_vector=encode_vector(vector) if confident else None,
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.carried_vectors import carrying, query_vectors
 from caredesk.contracts import (
     Citation,
     DraftSentence,
@@ -46,7 +47,8 @@ def run_review(
     question = policy_question(state.retrieve.result.query_used, guard.appointment_ids)
     # WordNet only: the reviewer reads no store, so its synonyms are not the composer's glossary.
     related = Lexicon().stem_relation(question) if question else None
-    checked = review_draft(draft.sentences, passages, embed, question=question, related=related)
+    with carrying(query_vectors(state.retrieve.result)):
+        checked = review_draft(draft.sentences, passages, embed, question=question, related=related)
     asked = set(guard.appointment_ids)
     facts = [f for f in draft.appointment_facts if f.appointment_id in asked]
 
