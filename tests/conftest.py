@@ -35,6 +35,17 @@ def load_event(name: str) -> dict[str, Any]:
     return json.loads((EVENTS_DIR / name).read_text(encoding="utf-8"))
 
 
+class RecordingAudit:
+    """An AuditTrail stand-in that keeps the events a step records."""
+
+    def __init__(self) -> None:
+        self.events = []
+
+    def record(self, event):
+        self.events.append(event)
+        return {}
+
+
 @dataclass
 class StackHandle:
     """The running embedded stack plus what tests need to drive it."""

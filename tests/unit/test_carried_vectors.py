@@ -14,6 +14,8 @@ from caredesk.query.generate.step import run_generate
 from caredesk.query.review.reviewer import ReviewOutcome
 from caredesk.sessions import SessionMemory
 
+from tests.conftest import RecordingAudit
+
 
 class CountingEmbed:
     """A deterministic stand-in for Embedder.embed that records every text it is asked for."""
@@ -95,15 +97,6 @@ def _step_event(question: str, vector: np.ndarray, *, generated: bool = False) -
     if generated:
         state["generate"] = {"result": {"backend": "extractive"}}
     return StepEvent.model_validate({"state": state, "started_at": datetime.now(UTC).isoformat()})
-
-
-class RecordingAudit:
-    def __init__(self) -> None:
-        self.events = []
-
-    def record(self, event):
-        self.events.append(event)
-        return {}
 
 
 class EmbeddingGenerator(Generator):

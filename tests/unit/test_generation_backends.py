@@ -28,6 +28,8 @@ from caredesk.query.generate.step import run_generate
 from caredesk.query.review.reviewer import review_draft
 from caredesk.replies import I_DO_NOT_KNOW
 
+from tests.conftest import RecordingAudit
+
 PUBLIC = Passage(source="kb/public/consultation_fees.md", chunk_id="kb/public/consultation_fees.md#5",
                  heading="Consultation Fees > Discounts > Senior Citizens",
                  body="Patients aged **60 years or older** receive **10% off** every consultation fee.",
@@ -65,15 +67,6 @@ class StubOpener:
 
     def payload(self) -> dict:
         return json.loads(self.requests[-1][0].data.decode())
-
-
-class RecordingAudit:
-    def __init__(self) -> None:
-        self.events = []
-
-    def record(self, event):
-        self.events.append(event)
-        return {}
 
 
 def unit_vectors(texts):
