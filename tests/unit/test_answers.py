@@ -561,6 +561,26 @@ def test_relevance_is_judged_on_what_is_asked_not_on_the_story_around_it(embedde
     assert relevance_failures(both, [hours], [booking], embedder.embed, 0.99) == {}
 
 
+def test_relevance_embeds_only_the_sentences_that_share_no_question_term(embedder):
+    booking = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#2",
+                      heading="Home Visits > Hours and Booking", body=HOME_HOURS_BODY, score=0.1, similarity=0.5)
+    hours = DraftSentence(text="Doctors' home visits run 10:00 to 17:00, Monday to Saturday.",
+                          chunk_ids=[booking.chunk_id])
+    window = DraftSentence(text="Cancelling a home visit less than 24 hours in advance is charged.",
+                           chunk_ids=[booking.chunk_id])
+    calls: list[list[str]] = []
+
+    def recording(texts):
+        calls.append(list(texts))
+        return embedder.embed(texts)
+
+    question = "How late can I cancel?"
+    assert relevance_failures(question, [window], [booking], recording, threshold=0.99) == {}
+    assert calls == []  # "cancel" is shared: no cosine needed, nothing embedded
+    relevance_failures(question, [hours, window], [booking], recording, threshold=0.99)
+    assert calls == [[question, hours.text]]
+
+
 def test_the_asking_sentences_of_a_message():
     assert asking_text("I'm a pensioner. Is there any help?") == "Is there any help?"
     assert asking_text("I need to know how late I can cancel.") == "I need to know how late I can cancel."

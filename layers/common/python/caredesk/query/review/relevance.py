@@ -54,19 +54,23 @@ def relevance_failures(
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
     described = described_terms(passages)
     readings = read_with_lead_ins([sentences[i] for i in checked], described)
-    vectors = embed([question] + readings)
-    cosines = vectors[1:] @ vectors[0]
-    failures: dict[int, str] = {}
-    for index, reading, cosine in zip(checked, readings, cosines, strict=True):
+    # Only a sentence sharing no question term is judged by its cosine: only those readings are embedded.
+    unshared: dict[int, str] = {}
+    for index, reading in zip(checked, readings, strict=True):
         sentence = sentences[index]
         if _introduces(sentence, described):
             continue  # a list's lead-in or a defined term stands or falls with what follows it (below)
         words = content_words(reading)
         for chunk_id in sentence.chunk_ids:
             words |= content_words(plain(headings[chunk_id]))
-        shares_term = any(mentions(form, words) for forms in expanded.values() for form in forms)
-        if not shares_term and float(cosine) < threshold:
-            failures[index] = "not_relevant:no_question_terms"
+        if not any(mentions(form, words) for forms in expanded.values() for form in forms):
+            unshared[index] = reading
+    failures: dict[int, str] = {}
+    if unshared:
+        vectors = embed([question, *unshared.values()])
+        for index, cosine in zip(unshared, vectors[1:] @ vectors[0], strict=True):
+            if float(cosine) < threshold:
+                failures[index] = "not_relevant:no_question_terms"
     kind = asked_kind(question)
     if kind in NUMBER_LIKE and not any(
         holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
