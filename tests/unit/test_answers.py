@@ -543,13 +543,16 @@ def test_relevance_removes_a_supported_sentence_that_does_not_address_the_questi
     assert failures == {0: "not_relevant:no_question_terms"}
 
 
+HOME_BOOKING = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#2",
+                       heading="Home Visits > Hours and Booking", body=HOME_HOURS_BODY, score=0.1, similarity=0.5)
+HOME_HOURS = DraftSentence(text="Doctors' home visits run 10:00 to 17:00, Monday to Saturday.",
+                           chunk_ids=[HOME_BOOKING.chunk_id])
+HOME_CANCEL_WINDOW = DraftSentence(text="Cancelling a home visit less than 24 hours in advance is charged.",
+                                   chunk_ids=[HOME_BOOKING.chunk_id])
+
+
 def test_relevance_is_judged_on_what_is_asked_not_on_the_story_around_it(embedder):
-    booking = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#2",
-                      heading="Home Visits > Hours and Booking", body=HOME_HOURS_BODY, score=0.1, similarity=0.5)
-    hours = DraftSentence(text="Doctors' home visits run 10:00 to 17:00, Monday to Saturday.",
-                          chunk_ids=[booking.chunk_id])
-    window = DraftSentence(text="Cancelling a home visit less than 24 hours in advance is charged.",
-                           chunk_ids=[booking.chunk_id])
+    booking, hours, window = HOME_BOOKING, HOME_HOURS, HOME_CANCEL_WINDOW
     story = "I have been unwell for days and I booked a home visit. How late can I cancel without paying?"
     # "visit" and "days" are the story's words: the hours share them, and nothing the message asks.
     assert relevance_failures(story, [hours, window], [booking], embedder.embed, threshold=0.99) == {
@@ -562,12 +565,7 @@ def test_relevance_is_judged_on_what_is_asked_not_on_the_story_around_it(embedde
 
 
 def test_relevance_embeds_only_the_sentences_that_share_no_question_term(embedder):
-    booking = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#2",
-                      heading="Home Visits > Hours and Booking", body=HOME_HOURS_BODY, score=0.1, similarity=0.5)
-    hours = DraftSentence(text="Doctors' home visits run 10:00 to 17:00, Monday to Saturday.",
-                          chunk_ids=[booking.chunk_id])
-    window = DraftSentence(text="Cancelling a home visit less than 24 hours in advance is charged.",
-                           chunk_ids=[booking.chunk_id])
+    booking, hours, window = HOME_BOOKING, HOME_HOURS, HOME_CANCEL_WINDOW
     calls: list[list[str]] = []
 
     def recording(texts):
