@@ -121,7 +121,7 @@ class DirectPath:
         from caredesk.calibration import floor_in_force
         from caredesk.contracts import parse_step_event
         from caredesk.query.generate import run_generate
-        from caredesk.query.guard import run_guard
+        from caredesk.query.guard import carry_screened_vector, run_guard
         from caredesk.query.retrieve import run_retrieve
         from caredesk.query.review import run_review
         from caredesk.store.db import connection_from_env
@@ -139,8 +139,9 @@ class DirectPath:
             return parse_step_event({"state": state, "started_at": started_at}, requires=requires)
 
         guard = self._guard
-        guarded = run_guard(event(), memory=guard.MEMORY, audit=guard.AUDIT, embed=guard.EMBEDDER.embed,
-                            sealer=guard.SEALER)
+        guarded = carry_screened_vector(
+            run_guard(event(), memory=guard.MEMORY, audit=guard.AUDIT, embed=guard.EMBED, sealer=guard.SEALER),
+            guard.EMBED, guard.EMBEDDER.token_key)
         state["guard"] = {"result": guarded.model_dump(mode="json")}
         if guarded.action != "allow":
             if guarded.action == "handover" and guarded.handover is not None:
@@ -158,7 +159,7 @@ class DirectPath:
             return retrieved.reply.model_dump(mode="json")
 
         generate = self._generate
-        drafted = run_generate(event("guard", "retrieve"), conn=connection_from_env(), embed=generate.EMBEDDER.embed,
+        drafted = run_generate(event("guard", "retrieve"), conn=connection_from_env(), embed=generate.EMBED,
                                audit=generate.AUDIT)
         state["generate"] = {"result": drafted.model_dump(mode="json")}
 

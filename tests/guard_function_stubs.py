@@ -36,6 +36,9 @@ class RefusingEmbedder:
     def embed(self, texts):
         raise AssertionError("an over-budget question is never embedded")
 
+    def token_key(self, text):
+        raise AssertionError("an over-budget question's vector is never carried")
+
 
 class GuardContext:
     function_name = "caredesk-GuardFunction"

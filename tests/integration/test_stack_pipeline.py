@@ -39,8 +39,10 @@ def test_answered_question_cites_and_audits_every_step(live_stack):
     assert reply["citations"] and all(c["source"].startswith("kb/public/") for c in reply["citations"])
     assert reply["disclaimer"] and reply["disclaimer"] not in reply["answer"]
     assert _steps(live_stack, reply) == ["guard", "retrieve", "generate", "review"]
-    review_item = live_stack.trace(reply["trace_id"])[-1]
-    assert [c["chunk_id"] for c in review_item["citations"]] == [c["chunk_id"] for c in reply["citations"]]
+    trace = live_stack.trace(reply["trace_id"])
+    # The message was embedded once: Retrieve searched with the vector Guard's safety gate computed.
+    assert trace[1]["question_vector"] == "carried"
+    assert [c["chunk_id"] for c in trace[-1]["citations"]] == [c["chunk_id"] for c in reply["citations"]]
 
 
 def test_out_of_scope_question_abstains_after_retrieve(live_stack):

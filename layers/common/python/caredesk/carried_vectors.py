@@ -1,4 +1,9 @@
-"""The question's vector, embedded once per request and carried to the steps after Retrieve.
+"""The question's vector, embedded once per request and carried to the steps after the one that made it.
+
+Guard's safety gate embeds the masked, casefolded message; Retrieve searches with the masked message as
+typed. The model's tokenizer lowercases, so both read the same token ids and get the same vector: Guard
+carries it in its result (`question_vector`, keyed by `question_tokens`, `Embedder.token_key`) and
+Retrieve takes it for any text whose token ids match, instead of embedding the message a second time.
 
 Retrieve embeds the question it searches with (`RetrieveResult.query_used`) and returns that vector in
 its result (`query_vector`: base64 of the float32 values). Generate embeds the same question (with its
@@ -23,9 +28,12 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from caredesk.contracts import RetrieveResult
+from caredesk.contracts import GuardResult, RetrieveResult
 
 Embed = Callable[[Sequence[str]], np.ndarray]
+TokenKey = Callable[[str], str]
+# Carried vectors keyed by what the model reads rather than by the text (no text starts like this).
+_TOKENS = "\x00tokens:"
 
 _CARRIED: ContextVar[Mapping[str, np.ndarray]] = ContextVar("carried_vectors", default={})  # noqa: B039 - never mutated
 
@@ -46,6 +54,14 @@ def query_vectors(result: RetrieveResult | None) -> dict[str, np.ndarray]:
     return {result.query_used: decode_vector(result.query_vector)}
 
 
+def guard_vectors(result: GuardResult | None) -> dict[str, np.ndarray]:
+    """The vector Guard carried for the message it screened, keyed by its token ids ({} when it carried
+    none: a message the semantic gate did not read, a state written before the field existed)."""
+    if result is None or not result.question_vector or not result.question_tokens:
+        return {}
+    return {_TOKENS + result.question_tokens: decode_vector(result.question_vector)}
+
+
 @contextlib.contextmanager
 def carrying(vectors: Mapping[str, np.ndarray]) -> Iterator[None]:
     """For the block: every CarriedEmbed takes these texts' vectors instead of embedding them."""
@@ -57,15 +73,29 @@ def carrying(vectors: Mapping[str, np.ndarray]) -> Iterator[None]:
 
 
 class CarriedEmbed:
-    """`embed` that embeds only the texts the current request does not carry (`carrying`)."""
+    """`embed` that embeds only the texts the current request does not carry (`carrying`). With
+    `token_key` (`Embedder.token_key`), a vector carried by token ids serves every text that reads the same."""
 
-    def __init__(self, embed: Embed) -> None:
+    def __init__(self, embed: Embed, *, token_key: TokenKey | None = None) -> None:
         self._embed = embed
+        self._token_key = token_key
+        self.served = 0  # texts given a carried vector instead of being embedded (the audit reports it)
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         carried = _CARRIED.get()
-        if not any(text in carried for text in texts):
+        if not carried:
             return self._embed(texts)
-        missing = list(dict.fromkeys(text for text in texts if text not in carried))
+        by_tokens = self._token_key is not None and any(key.startswith(_TOKENS) for key in carried)
+        found = {}
+        for text in texts:
+            vector = carried.get(text)
+            if vector is None and by_tokens:
+                vector = carried.get(_TOKENS + self._token_key(text))
+            if vector is not None:
+                found[text] = vector
+        if not found:
+            return self._embed(texts)
+        self.served += len(found)
+        missing = list(dict.fromkeys(text for text in texts if text not in found))
         fresh = dict(zip(missing, self._embed(missing), strict=True)) if missing else {}
-        return np.stack([carried[text] if text in carried else fresh[text] for text in texts])
+        return np.stack([found[text] if text in found else fresh[text] for text in texts])

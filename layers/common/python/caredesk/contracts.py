@@ -127,6 +127,11 @@ class GuardResult(_Model):
     # The session this turn runs in (caredesk.sessions): a fresh one when the presented session
     # belongs to another caller. The state machine adopts it as $.session_id for the later steps.
     session_id: str | None = None
+    # The vector the safety gate computed for the masked message (base64 float32) and the token ids it was
+    # computed from (Embedder.token_key): Retrieve takes it instead of embedding the message again
+    # (caredesk.carried_vectors). Like masked_query, never the raw message's.
+    question_vector: str | None = None
+    question_tokens: str | None = None
 
 
 class Passage(_Model):

@@ -23,6 +23,7 @@ Input rules (checked before anything reaches onnxruntime, failures raise Embeddi
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -161,6 +162,12 @@ class Embedder:
     def embed_one(self, text: str) -> np.ndarray:
         """One text -> shape (384,) float32 unit vector."""
         return self.embed([text])[0]
+
+    def token_key(self, text: str) -> str:
+        """What the model reads of `text` (its token ids, after truncation), as a short hash: two texts with
+        the same key get bit-identical vectors ("Do you open on Sunday?" and its casefolded form do)."""
+        (ids,) = self._tokenize([text])
+        return hashlib.sha256(np.asarray(ids, dtype="<i4").tobytes()).hexdigest()[:32]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Texts -> shape (n, 384) float32, row i L2-normalised, in input order."""

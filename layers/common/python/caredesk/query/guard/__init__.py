@@ -18,6 +18,7 @@ from caredesk.query import lazy_exports
 # Public name -> the module of this stage that defines it.
 EXPORTS = {
     "run_guard": "step",
+    "carry_screened_vector": "step",
     "OUTCOME_BY_ACTION": "step",
     "GuardAction": "gate",
     "GuardConfig": "gate",

@@ -11,10 +11,13 @@ import numpy as np
 from botocore.exceptions import BotoCoreError, ClientError
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
+from caredesk.carried_vectors import TokenKey, encode_vector
 from caredesk.contracts import GuardResult, Outcome, QueryState, StepEvent
+from caredesk.embedding_memory import RememberedEmbed
 from caredesk.handovers import ContactSealer, open_handover
 from caredesk.query.guard.followup import FollowUpDecision, contextualise, decide, resolve_appointment_ids
 from caredesk.query.guard.gate import GuardAction, GuardConfig, GuardDecision, evaluate
+from caredesk.query.guard.normalize import normalize_text
 from caredesk.replies import make_reply
 from caredesk.sessions import Conversation, SessionMemory, new_session_id
 from caredesk.tiers import Tier
@@ -72,6 +75,21 @@ def run_guard(
         )
     )
     return result
+
+
+def carry_screened_vector(result: GuardResult, remembered: RememberedEmbed, token_key: TokenKey) -> GuardResult:
+    """`result` carrying the vector the safety gate computed for the message Retrieve will search with
+    (`caredesk.carried_vectors`), keyed by its token ids; unchanged when the message is not searched or the
+    gate embedded no such text (a follow-up searched with the previous turn, an injection's clauses, a
+    Devanagari message). Never embeds: `remembered` is the embed the gate was given."""
+    if result.action != GuardAction.ALLOW.value:
+        return result
+    screened = normalize_text(result.search_query)
+    vector = remembered.recall(screened)
+    if vector is None:
+        return result
+    return result.model_copy(update={"question_vector": encode_vector(vector),
+                                     "question_tokens": token_key(screened)})
 
 
 def _open_conversation(state: QueryState, decision: GuardDecision, memory: SessionMemory) -> Conversation:

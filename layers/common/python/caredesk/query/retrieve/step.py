@@ -8,7 +8,7 @@ import numpy as np
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.calibration import FloorInForce
-from caredesk.carried_vectors import encode_vector
+from caredesk.carried_vectors import CarriedEmbed, Embed, carrying, encode_vector, guard_vectors
 from caredesk.config import Settings
 from caredesk.contracts import Outcome, Passage, RetrieveResult, StepEvent
 from caredesk.embedding import Embedder
@@ -56,7 +56,10 @@ def run_retrieve(
     guard = state.guard.result
     tier = Tier.parse(state.caller.tier)
     glossary = load_glossary_or_empty(conn, tier.visible())
-    query_used, vector, hits = _shaped_search(conn, embedder, guard.search_query, tier, config, glossary)
+    # The message's vector as Guard's safety gate computed it, when the search reads the same tokens.
+    embed = CarriedEmbed(embedder.embed, token_key=embedder.token_key)
+    with carrying(guard_vectors(guard)):
+        query_used, vector, hits = _shaped_search(conn, embed, guard.search_query, tier, config, glossary)
     # The floor was calibrated on the first k hits; displaced chunks after them do not move it.
     top = max((h.similarity for h in hits[:config.k]), default=0.0)
     margins = other_tier_margins(conn, vector, tier, hits, top)
@@ -99,6 +102,8 @@ def run_retrieve(
             details={"kb_version": floor.kb_version, "floor_status": floor.status,
                      "current_kb_version": floor.current_kb_version, "mode": config.mode.value,
                      "shaped": query_used != guard.search_query,
+                     # whether the message's vector came from Guard (caredesk.carried_vectors) or was embedded here
+                     "question_vector": "carried" if embed.served else "embedded",
                      # clinic vocabulary the full-text leg also searched (from the glossary, not the caller)
                      "glossary_terms": glossary.expand(query_used)},
         )
@@ -123,12 +128,12 @@ def shaped_search(
     The full-text leg searches the text plus what the clinic glossary says its lay terms mean
     ("heart specialist" -> "cardiology"); the dense leg embeds the text alone. `glossary` None: the
     entries the tier may see are loaded (one query)."""
-    query_used, _vector, hits = _shaped_search(conn, embedder, text, tier, config, glossary)
+    query_used, _vector, hits = _shaped_search(conn, embedder.embed, text, tier, config, glossary)
     return query_used, hits
 
 
 def _shaped_search(
-    conn, embedder: Embedder, text: str, tier: Tier, config: RetrieveConfig, glossary: Glossary | None
+    conn, embed: Embed, text: str, tier: Tier, config: RetrieveConfig, glossary: Glossary | None
 ) -> tuple[str, np.ndarray, list[SearchHit]]:
     """shaped_search plus the vector of the text it chose."""
     if glossary is None:
@@ -138,7 +143,7 @@ def _shaped_search(
     if focus:
         candidates.insert(0, focus)
     best: tuple[str, np.ndarray, list[SearchHit]] | None = None
-    vectors = embedder.embed(candidates)
+    vectors = embed(candidates)
     for candidate, vector in zip(candidates, vectors, strict=True):
         hits = search(conn, query_text=glossary.expanded_text(candidate), query_vector=vector,
                       tiers=tier.visible(), k=config.k, mode=config.mode, displaced=config.displaced)
