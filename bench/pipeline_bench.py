@@ -119,6 +119,7 @@ class DirectPath:
 
     def ask(self, question: str, *, tier: str, patient_id: str, session_id: str) -> dict[str, Any]:
         from caredesk.calibration import floor_in_force
+        from caredesk.carried_vectors import recording
         from caredesk.contracts import parse_step_event
         from caredesk.query.generate import run_generate
         from caredesk.query.guard import carry_screened_vector, run_guard
@@ -139,9 +140,9 @@ class DirectPath:
             return parse_step_event({"state": state, "started_at": started_at}, requires=requires)
 
         guard = self._guard
-        guarded = carry_screened_vector(
-            run_guard(event(), memory=guard.MEMORY, audit=guard.AUDIT, embed=guard.EMBED, sealer=guard.SEALER),
-            guard.EMBED, guard.EMBEDDER.token_key)
+        with recording() as embedded:
+            guarded = run_guard(event(), memory=guard.MEMORY, audit=guard.AUDIT, embed=guard.EMBED, sealer=guard.SEALER)
+        guarded = carry_screened_vector(guarded, embedded, guard.EMBEDDER.token_key)
         state["guard"] = {"result": guarded.model_dump(mode="json")}
         if guarded.action != "allow":
             if guarded.action == "handover" and guarded.handover is not None:

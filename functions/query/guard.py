@@ -6,7 +6,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from caredesk.contracts import parse_step_event
 from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
-from caredesk.embedding_memory import RememberedEmbed
+from caredesk.carried_vectors import RecordingEmbed, recording
 from caredesk.observability import STEP_TRACE_ID, step_metrics
 from caredesk.query.guard import GuardConfig, carry_screened_vector, run_guard
 from caredesk.runtime import audit_trail, contact_sealer, session_memory
@@ -18,8 +18,8 @@ AUDIT = audit_trail()
 MEMORY = session_memory()
 SEALER = contact_sealer()
 EMBEDDER = get_embedder()
-# Remembers what the safety gate embedded, so the message's vector can travel on to Retrieve.
-EMBED = RememberedEmbed(EMBEDDER.embed)
+# Records what the safety gate embeds in a request, so the message's vector can travel on to Retrieve.
+EMBED = RecordingEmbed(EMBEDDER.embed)
 # The budgets and semantic threshold in force, as GET /governance reports them; read once per container.
 GUARD_CONFIG = GuardConfig.from_env()
 
@@ -31,8 +31,9 @@ GUARD_CONFIG = GuardConfig.from_env()
 @step_metrics(metrics, "guard")
 def handler(event: dict, context: LambdaContext) -> dict:
     step_event = parse_step_event(event)
-    result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBED, sealer=SEALER, config=GUARD_CONFIG)
-    result = carry_screened_vector(result, EMBED, EMBEDDER.token_key)
+    with recording() as embedded:
+        result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBED, sealer=SEALER, config=GUARD_CONFIG)
+    result = carry_screened_vector(result, embedded, EMBEDDER.token_key)
     metrics.add_metric(name=f"Guard_{result.action}", unit=MetricUnit.Count, value=1)
     logger.info("guard decided", action=result.action, rule=result.rule, flags=result.flags)
     return result.model_dump(mode="json")

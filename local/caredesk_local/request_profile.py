@@ -198,15 +198,16 @@ class RequestProfiler:
                 return timed_handler
             return handler_in
 
-        def counted_tokenize(original: Callable) -> Callable:
+        def counted_run(original: Callable) -> Callable:
+            # Counted where the model runs: a text only tokenised (Embedder.token_key) is not embedded.
             timed = nested(EMBEDDING)(original)
 
-            def tokenize(embedder: Any, texts: Any) -> Any:
+            def run(embedder: Any, batch_ids: Any) -> Any:
                 label = getattr(profiler._local, "label", None)
                 if label is not None:
-                    profiler._add(lambda s: s.embedded_texts.__setitem__(label, s.embedded_texts[label] + len(texts)))
-                return timed(embedder, texts)
-            return tokenize
+                    profiler._add(lambda s: s.embedded_texts.__setitem__(label, s.embedded_texts[label] + len(batch_ids)))
+                return timed(embedder, batch_ids)
+            return run
 
         def record_authorizer(s: RequestSample, elapsed: float) -> None:
             s.authorizer += elapsed
@@ -218,8 +219,8 @@ class RequestProfiler:
             (LocalFunction, "handler_in", timed_handler_in),
             (psycopg.Cursor, "execute", nested(SQL)),
             (psycopg.Cursor, "executemany", nested(SQL)),
-            (Embedder, "_tokenize", counted_tokenize),
-            (Embedder, "_run", nested(EMBEDDING)),
+            (Embedder, "_tokenize", nested(EMBEDDING)),
+            (Embedder, "_run", counted_run),
             (AuditTrail, "record", nested(AUDIT)),
             (botocore.client.BaseClient, "_make_api_call", nested(OTHER_AWS)),
         ]

@@ -91,3 +91,32 @@ def test_an_invocation_through_the_runtime_is_timed_as_its_step(tmp_path, monkey
     assert (payload, errored) == ('{"ok": true}', False)
     assert measured.handlers["guard"] >= 0.03
     assert measured.nested[("guard", AUDIT)] >= 0.01
+
+
+EMBEDDING_HANDLER = """
+from caredesk.embedding import Embedder
+
+EMBEDDER = Embedder({model_dir!r})
+
+def handler(event, context):
+    EMBEDDER.token_key("How much is a follow-up visit?")  # tokenised only: nothing is embedded
+    EMBEDDER.embed(["How much is a follow-up visit?", "Is there a discount for seniors?"])
+    return {{"ok": True}}
+"""
+
+
+def test_texts_embedded_counts_what_the_model_ran_on_not_what_was_only_tokenised(tmp_path):
+    from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
+
+    from tests.conftest import REPO_ROOT
+
+    model_dir = str(REPO_ROOT / ".cache" / "model")
+    (tmp_path / "app.py").write_text(EMBEDDING_HANDLER.format(model_dir=model_dir), encoding="utf-8")
+    runtime = InProcessLambdaRuntime()
+    runtime.register(LocalFunction(name="caredesk-EmbeddingFunction", arn="arn:aws:lambda:us-east-1:1:function:e",
+                                   code_dir=tmp_path, handler="app.handler", timeout_s=30, memory_mb=512))
+    profiler = RequestProfiler({"caredesk-EmbeddingFunction": "retrieve"})
+    with profiler.installed(), profiler.measure() as measured:
+        _payload, errored, _logs = runtime.invoke("caredesk-EmbeddingFunction", {})
+    assert not errored
+    assert measured.embedded_texts["retrieve"] == 2

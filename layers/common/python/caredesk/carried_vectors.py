@@ -36,6 +36,7 @@ TokenKey = Callable[[str], str]
 _TOKENS = "\x00tokens:"
 
 _CARRIED: ContextVar[Mapping[str, np.ndarray]] = ContextVar("carried_vectors", default={})  # noqa: B039 - never mutated
+_RECORDED: ContextVar[dict[str, np.ndarray] | None] = ContextVar("recorded_vectors", default=None)
 
 
 def encode_vector(vector: np.ndarray) -> str:
@@ -52,6 +53,32 @@ def query_vectors(result: RetrieveResult | None) -> dict[str, np.ndarray]:
     if result is None or not result.query_vector:
         return {}
     return {result.query_used: decode_vector(result.query_vector)}
+
+
+class RecordingEmbed:
+    """`embed` that, inside `recording()`, keeps the vector of every text it embeds for the rest of that
+    request (the Guard handler reads the one its safety gate computed); outside, a plain `embed`."""
+
+    def __init__(self, embed: Embed) -> None:
+        self._embed = embed
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        vectors = self._embed(texts)
+        recorded = _RECORDED.get()
+        if recorded is not None:
+            recorded.update((text, vector.copy()) for text, vector in zip(texts, vectors, strict=True))
+        return vectors
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, np.ndarray]]:
+    """For the block: what every RecordingEmbed embeds, by text (this request's only)."""
+    recorded: dict[str, np.ndarray] = {}
+    token = _RECORDED.set(recorded)
+    try:
+        yield recorded
+    finally:
+        _RECORDED.reset(token)
 
 
 def guard_vectors(result: GuardResult | None) -> dict[str, np.ndarray]:

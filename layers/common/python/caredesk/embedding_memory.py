@@ -31,11 +31,6 @@ class RememberedEmbed:
         self._lock = threading.Lock()
         self.embedded = 0  # texts actually embedded (not remembered), for tests and benchmarks
 
-    def recall(self, text: str) -> np.ndarray | None:
-        """The vector remembered for `text`, or None; never embeds."""
-        with self._lock:
-            return self._vectors.get(text)
-
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:
             known = {text: self._vectors[text] for text in texts if text in self._vectors}

@@ -5,7 +5,7 @@ Nothing after this step sees the raw question: later steps read `masked_query` /
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from botocore.exceptions import BotoCoreError, ClientError
@@ -13,7 +13,6 @@ from botocore.exceptions import BotoCoreError, ClientError
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.carried_vectors import TokenKey, encode_vector
 from caredesk.contracts import GuardResult, Outcome, QueryState, StepEvent
-from caredesk.embedding_memory import RememberedEmbed
 from caredesk.handovers import ContactSealer, open_handover
 from caredesk.query.guard.followup import FollowUpDecision, contextualise, decide, resolve_appointment_ids
 from caredesk.query.guard.gate import GuardAction, GuardConfig, GuardDecision, evaluate
@@ -77,15 +76,15 @@ def run_guard(
     return result
 
 
-def carry_screened_vector(result: GuardResult, remembered: RememberedEmbed, token_key: TokenKey) -> GuardResult:
+def carry_screened_vector(result: GuardResult, recorded: Mapping[str, np.ndarray], token_key: TokenKey) -> GuardResult:
     """`result` carrying the vector the safety gate computed for the message Retrieve will search with
     (`caredesk.carried_vectors`), keyed by its token ids; unchanged when the message is not searched or the
     gate embedded no such text (a follow-up searched with the previous turn, an injection's clauses, a
-    Devanagari message). Never embeds: `remembered` is the embed the gate was given."""
+    Devanagari message). Never embeds: `recorded` is what this request's gate embedded (`recording()`)."""
     if result.action != GuardAction.ALLOW.value:
         return result
     screened = normalize_text(result.search_query)
-    vector = remembered.recall(screened)
+    vector = recorded.get(screened)
     if vector is None:
         return result
     return result.model_copy(update={"question_vector": encode_vector(vector),
