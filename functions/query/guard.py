@@ -3,10 +3,10 @@
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from caredesk.carried_vectors import RecordingEmbed, recording
 from caredesk.contracts import parse_step_event
 from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
-from caredesk.carried_vectors import RecordingEmbed, recording
 from caredesk.observability import STEP_TRACE_ID, step_metrics
 from caredesk.query.guard import GuardConfig, carry_screened_vector, run_guard
 from caredesk.runtime import audit_trail, contact_sealer, session_memory

@@ -205,7 +205,8 @@ class RequestProfiler:
             def run(embedder: Any, batch_ids: Any) -> Any:
                 label = getattr(profiler._local, "label", None)
                 if label is not None:
-                    profiler._add(lambda s: s.embedded_texts.__setitem__(label, s.embedded_texts[label] + len(batch_ids)))
+                    count = len(batch_ids)
+                    profiler._add(lambda s: s.embedded_texts.__setitem__(label, s.embedded_texts[label] + count))
                 return timed(embedder, batch_ids)
             return run
 

@@ -75,19 +75,26 @@ def handler(event, context):
 """
 
 
+def _profiled_invocation(tmp_path, source: str, step: str):
+    """Run a handler written to `tmp_path` through the in-process runtime under the profiler, as `step`."""
+    from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
+
+    (tmp_path / "app.py").write_text(source, encoding="utf-8")
+    runtime = InProcessLambdaRuntime()
+    runtime.register(LocalFunction(name="caredesk-ProfiledFunction", arn="arn:aws:lambda:us-east-1:1:function:p",
+                                   code_dir=tmp_path, handler="app.handler", timeout_s=30, memory_mb=512))
+    profiler = RequestProfiler({"caredesk-ProfiledFunction": step})
+    with profiler.installed(), profiler.measure() as measured:
+        payload, errored, _logs = runtime.invoke("caredesk-ProfiledFunction", {})
+    return payload, errored, measured
+
+
 def test_an_invocation_through_the_runtime_is_timed_as_its_step(tmp_path, monkeypatch):
     """The runtime's invoke path (a container per concurrent request) is what the profile times."""
     from caredesk.audit import AuditTrail
-    from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
 
     monkeypatch.setattr(AuditTrail, "record", lambda self, event: time.sleep(0.01))
-    (tmp_path / "app.py").write_text(HANDLER, encoding="utf-8")
-    runtime = InProcessLambdaRuntime()
-    runtime.register(LocalFunction(name="caredesk-ProfiledFunction", arn="arn:aws:lambda:us-east-1:1:function:p",
-                                   code_dir=tmp_path, handler="app.handler", timeout_s=5, memory_mb=128))
-    profiler = RequestProfiler({"caredesk-ProfiledFunction": "guard"})
-    with profiler.installed(), profiler.measure() as measured:
-        payload, errored, _logs = runtime.invoke("caredesk-ProfiledFunction", {})
+    payload, errored, measured = _profiled_invocation(tmp_path, HANDLER, "guard")
     assert (payload, errored) == ('{"ok": true}', False)
     assert measured.handlers["guard"] >= 0.03
     assert measured.nested[("guard", AUDIT)] >= 0.01
@@ -106,17 +113,9 @@ def handler(event, context):
 
 
 def test_texts_embedded_counts_what_the_model_ran_on_not_what_was_only_tokenised(tmp_path):
-    from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction
-
     from tests.conftest import REPO_ROOT
 
-    model_dir = str(REPO_ROOT / ".cache" / "model")
-    (tmp_path / "app.py").write_text(EMBEDDING_HANDLER.format(model_dir=model_dir), encoding="utf-8")
-    runtime = InProcessLambdaRuntime()
-    runtime.register(LocalFunction(name="caredesk-EmbeddingFunction", arn="arn:aws:lambda:us-east-1:1:function:e",
-                                   code_dir=tmp_path, handler="app.handler", timeout_s=30, memory_mb=512))
-    profiler = RequestProfiler({"caredesk-EmbeddingFunction": "retrieve"})
-    with profiler.installed(), profiler.measure() as measured:
-        _payload, errored, _logs = runtime.invoke("caredesk-EmbeddingFunction", {})
+    source = EMBEDDING_HANDLER.format(model_dir=str(REPO_ROOT / ".cache" / "model"))
+    _payload, errored, measured = _profiled_invocation(tmp_path, source, "retrieve")
     assert not errored
     assert measured.embedded_texts["retrieve"] == 2
