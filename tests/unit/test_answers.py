@@ -70,7 +70,12 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("I forgot to ask when I'd hear back.", Kind.TIME),
         # "when" as a conjunction asks for no time
         ("What is effective_cache_size when nobody has tuned it?", Kind.OTHER),
-        ("Which lock mode does LOCK TABLE take when I don't name one?", Kind.OTHER),
+        # what applies when the asker sets nothing: documentation answers it with "the default is", "if no ..."
+        ("Which lock mode does LOCK TABLE take when I don't name one?", Kind.DEFAULT),
+        ("What port does the server listen on if I never set one?", Kind.DEFAULT),
+        ("What does listen_addresses default to?", Kind.DEFAULT),
+        ("How much memory does work_mem get by default?", Kind.AMOUNT),  # a figure asked for comes first
+        ("How long does autovacuum_naptime wait between runs if I leave it alone?", Kind.DURATION),
         ("I don't know who to tell.", Kind.CONTACT),
         ("Is the Riverside branch open for blood work on Sundays?", Kind.TIME),
         ("Which of your branches has an ER that never closes?", Kind.TIME),
@@ -198,6 +203,9 @@ def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked
         ("We visit up to 10 km from the branch.", Kind.DISTANCE, True),
         ("We visit homes near the branch.", Kind.DISTANCE, False),
         ("Write to privacy@clinic.example.", Kind.CONTACT, True),
+        ("Defaults to listening only on localhost.", Kind.DEFAULT, True),
+        ("If no lock mode is specified, then ACCESS EXCLUSIVE, the most restrictive mode, is used.", Kind.DEFAULT, True),
+        ("Specifies the TCP port the server listens on.", Kind.DEFAULT, False),
         ("Anything", Kind.OTHER, False),
     ],
 )

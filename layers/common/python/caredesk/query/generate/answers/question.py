@@ -2,8 +2,9 @@
 
 The kinds are the ones patients' questions take whatever the documents: an amount ("how much"),
 a time of day ("what time", "how late"), a duration ("how long"), a count ("how many"), steps
-("how do I"), a place ("where"), a contact ("who", "which number"), or a yes/no policy statement
-("can I", "is there"). Detection is by the question's own wording, never by this knowledge base's
+("how do I"), a place ("where"), a contact ("who", "which number"), what applies when nothing is set
+("what does it default to", "if I never set one": "the default is ...", "if no ... is given"), or a yes/no
+policy statement ("can I", "is there"). Detection is by the question's own wording, never by this knowledge base's
 vocabulary, so it carries to any clinic's documents.
 """
 
@@ -26,6 +27,7 @@ class Kind(StrEnum):
     PLACE = "place"
     CONTACT = "contact"
     YESNO = "yesno"
+    DEFAULT = "default"
     OTHER = "other"
 
 
@@ -78,6 +80,11 @@ _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
         (Kind.CONTACT, _ASKS_WHO + r"|\bcontact\b|\b(phone|telephone|helpline|e-?mail|mobile) "
                        r"(number|id|address)\b|\bwhich number\b|\bnumber to (call|ring|dial)\b|"
                        r"\b(call|ring|reach|write to) (you|someone|whom)\b"),
+        # What applies when the asker sets nothing ("if I never set one"): after the figure kinds, so "how much
+        # memory by default" still asks for an amount.
+        (Kind.DEFAULT, r"\bdefaults?\b|\bby default\b|\b(if|when) (i|we|you) (never|don't|do not|didn't|did not) "
+                       r"(set|specify|name|give|choose|configure|pass|supply|declare|change)\b|"
+                       r"\b(leave|left) (it|them|that|this) (alone|unset|as it is|as is)\b|\bout of the box\b"),
         (Kind.YESNO, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
                      r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
     )
@@ -114,6 +121,9 @@ _HOLDS: dict[Kind, re.Pattern[str]] = {
                     r"road|street|avenue|lane|district|building|reception|address)\b|\bat (the )?[A-Z]\w+",
         Kind.CONTACT: r"\b\d{3,5}[- ]\d{3}[- ]\d{3,4}\b|\+\d{2}|[\w.]+@[\w.]+|\b(call|phone|helpline|"
                       r"e-?mail|write to|contact|officer|coordinator|manager|desk|team|nurse|doctor|staff|ext\.?)\b",
+        Kind.DEFAULT: r"\bdefaults?\b|\bdefaulted\b|\bunless\b|\bif (no|none)\b|\bif not (set|specified|given)\b|"
+                      r"\b(is|are) (omitted|not specified|unspecified)\b|\bif omitted\b|\bwhen omitted\b|"
+                      r"\botherwise\b|\bautomatically\b",
         Kind.YESNO: r"\b(can|cannot|can't|may|must|only|not|no|yes|always|never|allowed|required|need|needs|"
                     r"eligible|accept|accepts|accepted|available|offer|offers|provide|provides|will|is|are)\b",
     }.items()
