@@ -45,7 +45,7 @@ from caredesk.query.generate.answers.features import UNIT_FEATURES, candidates, 
 from caredesk.query.generate.answers.model import MODEL_PATH, LogisticModel, fit_listwise, fit_logistic  # noqa: E402
 from caredesk.query.retrieve import RetrieveConfig, shaped_search  # noqa: E402
 from caredesk.query.review import render_answer, review_draft  # noqa: E402
-from caredesk.query.review.relevance import described_terms, read_with_lead_ins  # noqa: E402
+from caredesk.query.review.relevance import described_terms, read_with_lead_ins, row_label_headers  # noqa: E402
 from caredesk.quotes import plain  # noqa: E402
 from caredesk.store.db import connect  # noqa: E402
 from caredesk.store.migrations import apply_migrations  # noqa: E402
@@ -132,8 +132,8 @@ def fit_relevance(items: list[dict], embedder: Embedder, unit: LogisticModel, de
         if not expects_answer(item["case"]):
             continue
         sentences = draft(item, unit, decision)
-        # as the reviewer reads them: an item after its lead-in, a description under its term
-        readings = read_with_lead_ins(sentences, described_terms(item["passages"]))
+        # as the reviewer reads them: an item after its lead-in, a description under its term, a row under its header
+        readings = read_with_lead_ins(sentences, described_terms(item["passages"]), row_label_headers(item["passages"]))
         facts = [reading for sentence, reading in zip(sentences, readings, strict=True)
                  if any(fact_in(f, sentence.text) for f in item["case"]["facts"])]
         if facts:

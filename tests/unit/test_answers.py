@@ -32,7 +32,7 @@ from caredesk.query.generate.answers.question import (
 )
 from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms
 from caredesk.query.generate.appointments import policy_question
-from caredesk.query.review.relevance import read_with_lead_ins, relevance_failures
+from caredesk.query.review.relevance import read_with_lead_ins, relevance_failures, row_label_headers
 from caredesk.query.review.step import nearest_topic
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
 from caredesk.text import content_words
@@ -90,6 +90,12 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("EXPLAIN does not tell me how much time went into reading blocks. What does the setting cost?",
          Kind.AMOUNT),
         ("I need to know how late I can cancel.", Kind.TIME),  # no asking sentence: read whole
+        # the interrogative names what is wanted back; a topic word of another kind does not
+        ("How late can I call off a video consult and still get all my money back?", Kind.TIME),
+        ("Where do I pay the fee?", Kind.PLACE),
+        ("When is the fee due?", Kind.TIME),
+        ("How do I pay my bill?", Kind.STEPS),
+        ("I'm writing a C program against libpq. How do I open a connection and check that it worked?", Kind.STEPS),
     ],
 )
 def test_what_a_question_asks_for(question, kind):
@@ -204,7 +210,8 @@ def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked
         ("We visit homes near the branch.", Kind.DISTANCE, False),
         ("Write to privacy@clinic.example.", Kind.CONTACT, True),
         ("Defaults to listening only on localhost.", Kind.DEFAULT, True),
-        ("If no lock mode is specified, then ACCESS EXCLUSIVE, the most restrictive mode, is used.", Kind.DEFAULT, True),
+        ("If no lock mode is specified, then ACCESS EXCLUSIVE, the most restrictive mode, is used.",
+         Kind.DEFAULT, True),
         ("Specifies the TCP port the server listens on.", Kind.DEFAULT, False),
         ("Anything", Kind.OTHER, False),
     ],
@@ -641,6 +648,28 @@ def test_a_description_is_judged_as_read_under_its_defined_term(embedder):
     alone = relevance_failures("When is checkpoint_warning triggered, and what is its default?",
                                [term, warning], [wal], embedder.embed, 0.99)
     assert alone == {0: "not_relevant:term_alone"}  # its own units were not kept: nothing under it is quoted
+
+
+def test_a_table_row_is_judged_relevant_as_read_under_its_label_columns_header(embedder):
+    """"24 hours or more before the start — Consultation: Free" shares no word with "how late can I cancel";
+    under its column "When you cancel" it does, however many of its cells are shown."""
+    body = ("| When you cancel | Consultation | Home visit |\n| --- | --- | --- |\n"
+            "| 24 hours or more before the start | Free, full refund | Free, full refund |")
+    charges = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Policy > Charges",
+                      body=body, score=0.3, similarity=0.6)
+    question = "How late can I cancel without paying anything?"
+    for shown in (None, ["Consultation"]):
+        row = answer_units(charges.chunk_id, charges.heading, body)[1].row
+        sentence = DraftSentence(text=row.render(shown), chunk_ids=[charges.chunk_id])
+        assert read_with_lead_ins([sentence], {}, row_label_headers([charges]))[0].startswith(
+            "When you cancel 24 hours or more before the start — Consultation: Free")
+        assert relevance_failures(question, [sentence], [charges], embedder.embed, 0.99) == {}
+    unlabelled = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Policy > Charges",
+                         body=body.replace("When you cancel", "Notice"), score=0.3, similarity=0.6)
+    row = answer_units(unlabelled.chunk_id, unlabelled.heading, unlabelled.body)[1].row
+    sentence = DraftSentence(text=row.render(), chunk_ids=[unlabelled.chunk_id])
+    assert relevance_failures(question, [sentence], [unlabelled], embedder.embed, 0.99) == {
+        0: "not_relevant:no_question_terms"}
 
 
 def test_generic_words_are_not_salient_in_any_form():

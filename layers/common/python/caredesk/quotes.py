@@ -61,10 +61,13 @@ def structured_units(body: str) -> list[tuple[str, TableRow | None]]:
 
 @dataclass(frozen=True)
 class TableRow:
-    """One body row of a table with a header: its first cell is the label, the rest (header, value) pairs."""
+    """One body row of a table with a header: its first cell is the label, the rest (header, value) pairs.
+    `label_header` names the label's column ("When you cancel" over "24 hours or more before the start"):
+    what the row is about, as a reader of the table meets it."""
 
     label: str
     pairs: tuple[tuple[str, str], ...]
+    label_header: str = ""
 
     def render(self, headers: Sequence[str] | None = None) -> str:
         """`label — header: cell; header: cell.`, with only `headers` when given (in the row's order)."""
@@ -87,7 +90,7 @@ def table_rows(lines: list[str]) -> list[TableRow] | None:
             continue
         label, rest = cells[0], cells[1:]
         rows.append(TableRow(label, tuple((name, value) for name, value in zip(header[1:], rest, strict=False)
-                                          if value)))
+                                          if value), header[0] if header else ""))
     return rows
 
 

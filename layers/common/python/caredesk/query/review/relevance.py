@@ -2,7 +2,8 @@
 
 Support proves a sentence came from its source, not that it answers anything ("send" in a logging
 chunk answered an e-mail question). A sentence addresses the question when it (with its section
-heading, and as a reader meets it: after its list's lead-in, under the term it describes) shares one of
+heading, and as a reader meets it: after its list's lead-in, under the term it describes, a table row
+under its label column's header) shares one of
 the salient terms of what the message asks (its asking sentences; the statements around them are
 context), or when its meaning is close to the whole message
 (cosine at or above a threshold calibrated on the golden set's dev split), and a question that asks
@@ -27,7 +28,7 @@ from caredesk.query.generate import (
     load_models,
     salient_terms,
 )
-from caredesk.quotes import plain
+from caredesk.quotes import ROW_LABEL_SEPARATOR, plain
 from caredesk.text import content_words, mentions
 
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -53,7 +54,7 @@ def relevance_failures(
     terms = salient_terms(asking_text(question)) or salient_terms(question)
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
     described = described_terms(passages)
-    readings = read_with_lead_ins([sentences[i] for i in checked], described)
+    readings = read_with_lead_ins([sentences[i] for i in checked], described, row_label_headers(passages))
     # Only a sentence sharing no question term is judged by its cosine: only those readings are embedded.
     unshared: dict[int, str] = {}
     for index, reading in zip(checked, readings, strict=True):
@@ -106,17 +107,26 @@ def described_terms(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
             for p in passages}
 
 
-def read_with_lead_ins(sentences: Sequence[DraftSentence],
-                       described: dict[str, dict[str, str]] | None = None) -> list[str]:
+def row_label_headers(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
+    """chunk id -> {a table row's label: the header of the label's column} ("24 hours or more before the
+    start" sits under "When you cancel": the row answers "how late can I cancel" only read under it)."""
+    return {p.chunk_id: {plain(u.row.label): plain(u.row.label_header)
+                         for u in answer_units(p.chunk_id, p.heading, p.body) if u.row and u.row.label_header}
+            for p in passages}
+
+
+def read_with_lead_ins(sentences: Sequence[DraftSentence], described: dict[str, dict[str, str]] | None = None,
+                       row_headers: dict[str, dict[str, str]] | None = None) -> list[str]:
     """Each sentence as a reader meets it: a list item after the last lead-in ("... available for patients
     who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing; a unit under a
-    defined term (`described_terms`) after that term."""
+    defined term (`described_terms`) after that term; a table row (however many of its columns are shown)
+    under its label column's header (`row_label_headers`)."""
     lead_ins: dict[str, str] = {}
     readings = []
     for sentence in sentences:
         text = plain(sentence.text)
         chunk = sentence.chunk_ids[0] if sentence.chunk_ids else ""
-        term = (described or {}).get(chunk, {}).get(text)
+        term = (described or {}).get(chunk, {}).get(text) or _label_header(text, (row_headers or {}).get(chunk, {}))
         if text.endswith(":"):
             lead_ins[chunk] = text
             readings.append(text)
@@ -124,6 +134,13 @@ def read_with_lead_ins(sentences: Sequence[DraftSentence],
             reading = f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text
             readings.append(f"{term} {reading}" if term else reading)
     return readings
+
+
+def _label_header(text: str, headers: dict[str, str]) -> str | None:
+    """The label column's header of the row `text` renders (TableRow.render: the label, alone or before
+    its cells), if it is one."""
+    return next((header for label, header in headers.items()
+                 if text == label or text.startswith(f"{label}{ROW_LABEL_SEPARATOR}")), None)
 
 
 def _introduces(sentence: DraftSentence, described: dict[str, dict[str, str]]) -> bool:

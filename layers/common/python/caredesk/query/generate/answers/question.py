@@ -55,39 +55,48 @@ _ASKS_OPEN = (r"\b(?:is|are|be|stay|stays|remain|remains|still)\s+(?:\w+\s+){0,3
               r"\b(?:open|closed|opens|closes)\s+(?:\w+\s+){0,3}(?:on|at|till|until|late|early|today|tomorrow|tonight|"
               r"now|\w+days?)\b|\b(?:open|closed)\s*[?]|\bclosing\b|\b(?:do|does|will)\s+(?:\w+\s+){0,3}(?:open|close)\b")
 
-# First match wins: the more specific wordings come first ("how long" before "how", "how much
-# notice" is a duration, not an amount).
+# Each kind is asked by an interrogative phrase ("how late", "how much", "where") or only hinted at by a word
+# of its topic ("fee", "money back", "hours"). The interrogative is what the asker wants back: "How late can I
+# call off a video consult and still get all my money back?" asks for a time, whatever the money words say. So
+# every interrogative is tried before any cue; within each pass the first match wins, the more specific
+# wordings first ("how long" before "how", "how much notice" is a duration, not an amount).
+_NEVER = r"(?!)"  # a kind no interrogative asks for
+_KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
+    # (kind, interrogative phrases, topic cues)
+    (Kind.DURATION,
+     r"\bhow (long|soon|quickly|far (in advance|ahead|before|back|out)|much (notice|time|in advance|ahead|before))\b"
+     r"|\bhow many (days|hours|minutes|weeks|months|years|working days)\b|\bwithin how\b",
+     r"\bturn ?around\b"),
+    (Kind.DISTANCE, r"\bhow far\b|\bwithin how many (km|kilometres|kilometers|miles)\b", r"\b(distance|radius)\b"),
+    (Kind.AMOUNT, r"\bhow much\b|\b(what|how much) (do|will|would|should|must) (i|we) pay\b",
+     r"\b(cost|costs|price|prices|fee|fees|charge|charges|charged|rate|rates|"
+     r"tariff|expensive|cheap|rupees|inr|discount|refund amount|pay for|set me back|lose money|"
+     r"money back)\b|\b(do|will|would) (i|we) (have to |need to )?pay\b|\bpay (extra|more|anything|again)\b"),
+    (Kind.COUNT, r"\bhow many\b", r"\bnumber of\b|\blimit on\b|\bmaximum\b|\bat most\b"),
+    (Kind.TIME, r"\b(what|which) time\b|\bhow (late|early)\b|\b(till|until|by) (what|when)\b|" + _ASKS_WHEN
+     + r"|\bwhat days?\b|\bwhich days?\b",
+     r"\b(opening|closing|working|office|visiting) hours\b|\bhours\b|" + _ASKS_OPEN + "|"
+     r"\b(latest|earliest|deadline|last date|cut-?off)\b"),
+    (Kind.STEPS, r"\bhow (do|can|should|would) (i|we|you|one)\b|\bhow to\b|\bwhat (do|should) i do\b",
+     r"\bsteps?\b|\bprocess\b|\bprocedure\b|\bwhat happens\b"),
+    (Kind.PLACE, r"\bwhere\b|\bwhich (branch|branches|clinic|clinics|location|locations|centre|center|"
+     r"place|address)\b", r"\baddress\b"),
+    (Kind.CONTACT, _ASKS_WHO, r"\bcontact\b|\b(phone|telephone|helpline|e-?mail|mobile) "
+     r"(number|id|address)\b|\bwhich number\b|\bnumber to (call|ring|dial)\b|"
+     r"\b(call|ring|reach|write to) (you|someone|whom)\b"),
+    # What applies when the asker sets nothing ("if I never set one"): after the figure kinds, so "how much
+    # memory by default" still asks for an amount.
+    (Kind.DEFAULT, _NEVER, r"\bdefaults?\b|\bby default\b|\b(if|when) (i|we|you) (never|don't|do not|didn't|did not) "
+     r"(set|specify|name|give|choose|configure|pass|supply|declare|change)\b|"
+     r"\b(leave|left) (it|them|that|this) (alone|unset|as it is|as is)\b|\bout of the box\b"),
+    # Whether something holds: the weakest reading, taken only when nothing else is asked.
+    (Kind.YESNO, _NEVER, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
+     r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
+)
 _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
-        (Kind.DURATION, r"\bhow (long|soon|quickly|far (in advance|ahead|before|back|out)|"
-                        r"much (notice|time|in advance|ahead|before))\b"
-                        r"|\bhow many (days|hours|minutes|weeks|months|years|working days)\b"
-                        r"|\bwithin how\b|\bturn ?around\b"),
-        (Kind.DISTANCE, r"\bhow far\b|\b(distance|radius|within how many (km|kilometres|kilometers|miles))\b"),
-        (Kind.AMOUNT, r"\bhow much\b|\b(cost|costs|price|prices|fee|fees|charge|charges|charged|rate|rates|"
-                      r"tariff|expensive|cheap|rupees|inr|discount|refund amount|pay for|set me back|lose money|"
-                      r"money back)\b|\b(what|how much) (do|will|would|should|must) (i|we) pay\b|"
-                      r"\b(do|will|would) (i|we) (have to |need to )?pay\b|\bpay (extra|more|anything|again)\b"),
-        (Kind.COUNT, r"\bhow many\b|\bnumber of\b|\blimit on\b|\bmaximum\b|\bat most\b"),
-        (Kind.TIME, r"\b(what|which) time\b|\bhow (late|early)\b|\b(till|until|by) (what|when)\b|" + _ASKS_WHEN + "|"
-                    r"\b(opening|closing|working|office|visiting) hours\b|\bhours\b|" + _ASKS_OPEN + "|"
-                    r"\b(latest|earliest|deadline|last date|cut-?off)\b|\bwhat days?\b|\bwhich days?\b"),
-        (Kind.STEPS, r"\bhow (do|can|should|would) (i|we|you|one)\b|\bhow to\b|\bwhat (do|should) i do\b|"
-                     r"\bsteps?\b|\bprocess\b|\bprocedure\b|\bwhat happens\b"),
-        (Kind.PLACE, r"\bwhere\b|\bwhich (branch|branches|clinic|clinics|location|locations|centre|center|"
-                     r"place|address)\b|\baddress\b"),
-        (Kind.CONTACT, _ASKS_WHO + r"|\bcontact\b|\b(phone|telephone|helpline|e-?mail|mobile) "
-                       r"(number|id|address)\b|\bwhich number\b|\bnumber to (call|ring|dial)\b|"
-                       r"\b(call|ring|reach|write to) (you|someone|whom)\b"),
-        # What applies when the asker sets nothing ("if I never set one"): after the figure kinds, so "how much
-        # memory by default" still asks for an amount.
-        (Kind.DEFAULT, r"\bdefaults?\b|\bby default\b|\b(if|when) (i|we|you) (never|don't|do not|didn't|did not) "
-                       r"(set|specify|name|give|choose|configure|pass|supply|declare|change)\b|"
-                       r"\b(leave|left) (it|them|that|this) (alone|unset|as it is|as is)\b|\bout of the box\b"),
-        (Kind.YESNO, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
-                     r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
-    )
+    for pass_ in (1, 2) for kind, interrogative, cue in _KIND_WORDINGS
+    for pattern in ((interrogative,) if pass_ == 1 else (cue,))
 )
 
 _CURRENCY = r"(?:inr|rs\.?|₹|rupees?|usd|\$|eur|€|£)"
