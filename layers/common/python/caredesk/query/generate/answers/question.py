@@ -93,10 +93,9 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
     (Kind.YESNO, _NEVER, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
      r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
 )
-_ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE))
-    for pass_ in (1, 2) for kind, interrogative, cue in _KIND_WORDINGS
-    for pattern in ((interrogative,) if pass_ == 1 else (cue,))
+_ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    tuple((kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS)
+    + tuple((kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
 )
 
 _CURRENCY = r"(?:inr|rs\.?|₹|rupees?|usd|\$|eur|€|£)"
