@@ -658,8 +658,8 @@ def test_a_table_row_is_judged_relevant_as_read_under_its_label_columns_header(e
     charges = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Policy > Charges",
                       body=body, score=0.3, similarity=0.6)
     question = "How late can I cancel without paying anything?"
+    row = answer_units(charges.chunk_id, charges.heading, body)[1].row
     for shown in (None, ["Consultation"]):
-        row = answer_units(charges.chunk_id, charges.heading, body)[1].row
         sentence = DraftSentence(text=row.render(shown), chunk_ids=[charges.chunk_id])
         assert read_with_lead_ins([sentence], {}, row_label_headers([charges]))[0].startswith(
             "When you cancel 24 hours or more before the start — Consultation: Free")
