@@ -451,6 +451,38 @@ def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
     assert chosen == ["24 hours or more before", "Between 4 and 24 hours before", "Less than 4 hours before"]
 
 
+REFILL_BODY = ("You can request a refill when all of these are true:\n\n"
+               "- you were seen by that doctor in the last 6 months;\n- the medicine is for an ongoing condition;\n"
+               "- the medicine was prescribed by a Sunrise Clinics doctor;\n"
+               "- the medicine is not on the never-refilled list.")
+
+
+def test_a_list_two_of_whose_items_are_chosen_is_quoted_whole():
+    from caredesk.query.generate.answers.compose import select
+
+    refills = Passage(source="kb/public/refills.md", chunk_id="refills#1", heading="Refills > Who Can Request",
+                      body=REFILL_BODY, score=0.3, similarity=0.6)
+    question = "Can one of your doctors okay a fresh supply of my tablets online?"
+    two_close = {"you were seen by that doctor in the last 6 months;": 0.9,
+                 "the medicine is for an ongoing condition;": 0.85}
+    chosen = [c.unit.text for c in select(*_cosine_scored([refills], question, two_close))]
+    # all four conditions, in reading order: two of them alone state a different rule
+    assert len(chosen) == 4 and "prescribed by a Sunrise Clinics doctor" in chosen[2]
+    one_close = {"you were seen by that doctor in the last 6 months;": 0.9}
+    assert len(select(*_cosine_scored([refills], question, one_close))) == 1
+
+
+def test_a_long_list_is_not_completed():
+    from caredesk.query.generate.answers.compose import WHOLE_LIST_MAX_ITEMS, select
+
+    items = [f"item number {n} of a long menu of services;" for n in range(WHOLE_LIST_MAX_ITEMS + 1)]
+    menu = Passage(source="kb/public/menu.md", chunk_id="menu#1", heading="Services > Menu",
+                   body="We offer these services:\n\n" + "\n".join(f"- {item}" for item in items),
+                   score=0.3, similarity=0.6)
+    scored, terms = _cosine_scored([menu], "Do you offer item number 1 or 2?", {items[1]: 0.9, items[2]: 0.85})
+    assert len(select(scored, terms)) == 2
+
+
 def test_a_row_the_question_names_by_label_and_column_answers_first_whatever_its_score():
     from caredesk.query.generate.answers.compose import pinpointed_first, select
 
