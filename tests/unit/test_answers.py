@@ -451,6 +451,28 @@ def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
     assert chosen == ["24 hours or more before", "Between 4 and 24 hours before", "Less than 4 hours before"]
 
 
+def test_a_section_that_joins_brings_its_units_that_score_close_to_the_one_that_joined():
+    from caredesk.query.generate.answers.compose import select
+
+    source = "kb/public/home_visits.md"
+    charges = Passage(source=source, chunk_id="home#2", heading="Home Visits > Services and Charges",
+                      body="A doctor's home visit costs the consultation fee plus INR 400.", score=0.3, similarity=0.6)
+    follow_up = Passage(source=source, chunk_id="home#4", heading="Home Visits > Follow-up at Home",
+                        body="A follow-up home visit is covered by the Follow-up Discount for the consultation fee. "
+                             "The visit charge is always payable in full. Visits run from 10:00 to 17:00.",
+                        score=0.2, similarity=0.5)
+    scored, terms = _cosine_scored([charges, follow_up], "Is a second house call within a week free?", {
+        "A doctor's home visit costs the consultation fee plus INR 400.": 1.0,
+        "A follow-up home visit is covered by the Follow-up Discount for the consultation fee.": 0.75,
+        # too far below the best unit to join on its own, close to the unit of its section that joined
+        "The visit charge is always payable in full.": 0.6,
+        "Visits run from 10:00 to 17:00.": 0.3})
+    assert [c.unit.text for c in select(scored, terms)] == [
+        "A doctor's home visit costs the consultation fee plus INR 400.",
+        "A follow-up home visit is covered by the Follow-up Discount for the consultation fee.",
+        "The visit charge is always payable in full."]
+
+
 REFILL_BODY = ("You can request a refill when all of these are true:\n\n"
                "- you were seen by that doctor in the last 6 months;\n- the medicine is for an ongoing condition;\n"
                "- the medicine was prescribed by a Sunrise Clinics doctor;\n"
