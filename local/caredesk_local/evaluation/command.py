@@ -12,6 +12,7 @@ import json
 import logging
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -151,11 +152,14 @@ def embedded_stack(
     pg_port: int = EVAL_PG_PORT,
     moto_port: int = EVAL_MOTO_PORT,
     api_port: int = EVAL_API_PORT,
+    lock_dir: Path | None = None,
 ) -> Iterator[tuple[Any, Any]]:
     """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""
     # One evaluation stack per machine: it owns fixed ports and wipes its data dir, so a second run
-    # would destroy the first one's database mid-run. The lock dies with the process that holds it.
-    lock_path = data_dir.with_name(data_dir.name + ".lock")
+    # would destroy the first one's database mid-run. The lock is named by the ports, in the machine's
+    # temporary directory, so two clones of the repository (CI beside a working copy) see each other's;
+    # it dies with the process that holds it.
+    lock_path = stack_lock_path(pg_port, moto_port, api_port, lock_dir)
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with lock_path.open("w") as lock:
         try:
@@ -167,6 +171,12 @@ def embedded_stack(
             ) from None
         with _fresh_embedded_stack(data_dir, pg_port, moto_port, api_port) as pair:
             yield pair
+
+
+def stack_lock_path(pg_port: int, moto_port: int, api_port: int, lock_dir: Path | None = None) -> Path:
+    """The lock an evaluation stack on these ports holds (`lock_dir` None: the machine's temporary directory)."""
+    directory = lock_dir if lock_dir is not None else Path(tempfile.gettempdir())
+    return directory / f"caredesk-eval-{pg_port}-{moto_port}-{api_port}.lock"
 
 
 @contextlib.contextmanager
