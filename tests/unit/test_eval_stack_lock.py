@@ -1,5 +1,5 @@
-"""`caredesk eval --embedded` owns one stack per machine: a second run stops before touching the first's data,
-from the same clone of the repository or from another one (CI beside a working copy: the ports are the machine's)."""
+"""`caredesk eval --embedded`: a second run from the same clone stops before touching the first one's data; a run
+from another clone (CI beside a working copy) takes the next free set of the evaluation's ports."""
 
 from __future__ import annotations
 
@@ -11,27 +11,47 @@ from caredesk_local.evaluation.command import (
     EVAL_MOTO_PORT,
     EVAL_PG_PORT,
     EvaluationStackBusyError,
+    claimed_ports,
     embedded_stack,
     stack_lock_path,
 )
 
+FIRST_SET = (EVAL_PG_PORT, EVAL_MOTO_PORT, EVAL_API_PORT)
 
-@pytest.mark.parametrize("clone", ["same", "other"])
-def test_a_second_evaluation_stops_before_wiping_the_first_ones_data(tmp_path, clone):
-    data_dir = tmp_path / clone / ".cache" / "pgdata-eval"
+
+def _running_database(tmp_path):
+    data_dir = tmp_path / "clone" / ".cache" / "pgdata-eval"
     data_dir.mkdir(parents=True)
     (data_dir / "PG_VERSION").write_text("16\n")  # stands for the running evaluation's database
-    lock_dir = tmp_path / "tmp"
-    lock_dir.mkdir()
-    # the first evaluation, running from some clone: it holds the lock of the default ports
-    with stack_lock_path(EVAL_PG_PORT, EVAL_MOTO_PORT, EVAL_API_PORT, lock_dir).open("w") as held:
+    return data_dir
+
+
+def test_a_second_evaluation_from_the_same_clone_stops_before_wiping_the_first_ones_data(tmp_path):
+    data_dir = _running_database(tmp_path)
+    with data_dir.with_name("pgdata-eval.lock").open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        with pytest.raises(EvaluationStackBusyError, match="another `caredesk eval --embedded` is running"):
-            with embedded_stack(data_dir=data_dir, lock_dir=lock_dir):
+        with pytest.raises(EvaluationStackBusyError, match="running from this clone"):
+            with embedded_stack(data_dir=data_dir, lock_dir=tmp_path):
                 pytest.fail("the stack must not start while another evaluation holds the lock")
     assert (data_dir / "PG_VERSION").read_text() == "16\n"
 
 
-def test_the_lock_is_named_by_the_ports_not_by_the_clone(tmp_path):
-    assert stack_lock_path(15446, 15056, 3310, tmp_path) == tmp_path / "caredesk-eval-15446-15056-3310.lock"
-    assert stack_lock_path(15446, 15056, 3310) != stack_lock_path(15447, 15056, 3310)
+def test_an_evaluation_from_another_clone_takes_the_next_set_of_ports(tmp_path):
+    with stack_lock_path(*FIRST_SET, tmp_path).open("w") as held:  # the other clone's evaluation
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with claimed_ports(tmp_path) as ports:
+            assert ports == (EVAL_PG_PORT + 1, EVAL_MOTO_PORT + 1, EVAL_API_PORT + 1)
+            with stack_lock_path(*ports, tmp_path).open("w") as probe, pytest.raises(BlockingIOError):
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held while the evaluation runs
+    with claimed_ports(tmp_path) as ports:  # released with the other evaluation
+        assert ports == FIRST_SET
+
+
+def test_when_every_set_is_held_the_evaluation_stops_and_wipes_nothing(tmp_path):
+    data_dir = _running_database(tmp_path)
+    with stack_lock_path(*FIRST_SET, tmp_path).open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(EvaluationStackBusyError, match="port sets"):
+            with embedded_stack(data_dir=data_dir, lock_dir=tmp_path, port_sets=1):
+                pytest.fail("the stack must not start without ports of its own")
+    assert (data_dir / "PG_VERSION").read_text() == "16\n"

@@ -32,10 +32,12 @@ from caredesk_local.evaluation.report import REPORTS_DIR, write_report, write_ru
 from caredesk_local.evaluation.runner import HttpPipeline
 
 LOG = logging.getLogger("caredesk.eval")
-# The embedded evaluation's own ports: outside the ephemeral range and apart from `up` and the tests.
+# The embedded evaluation's own ports: outside the ephemeral range and apart from `up`, the demo and the
+# tests; the first of EVAL_PORT_SETS consecutive sets that no other evaluation on the machine holds.
 EVAL_PG_PORT = 15446
 EVAL_MOTO_PORT = 15056
 EVAL_API_PORT = 3310
+EVAL_PORT_SETS = 4
 EVAL_DATA_DIR = REPO_ROOT / ".cache" / "pgdata-eval"
 
 
@@ -149,28 +151,52 @@ def _stack(args: argparse.Namespace) -> Iterator[tuple[HttpPipeline, str | None,
 def embedded_stack(
     *,
     data_dir: Path = EVAL_DATA_DIR,
-    pg_port: int = EVAL_PG_PORT,
-    moto_port: int = EVAL_MOTO_PORT,
-    api_port: int = EVAL_API_PORT,
     lock_dir: Path | None = None,
+    port_sets: int = EVAL_PORT_SETS,
 ) -> Iterator[tuple[Any, Any]]:
-    """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it."""
-    # One evaluation stack per machine: it owns fixed ports and wipes its data dir, so a second run
-    # would destroy the first one's database mid-run. The lock is named by the ports, in the machine's
-    # temporary directory, so two clones of the repository (CI beside a working copy) see each other's;
-    # it dies with the process that holds it.
-    lock_path = stack_lock_path(pg_port, moto_port, api_port, lock_dir)
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with lock_path.open("w") as lock:
+    """A fresh EmbeddedStack with kb/ ingested through S3 and the floor calibrated, as the tests build it,
+    on the first set of the evaluation's ports that no other evaluation on this machine holds."""
+    # One evaluation per clone: it wipes its data dir, so a second run would destroy the first one's
+    # database mid-run. The locks die with the process that holds them.
+    data_lock_path = data_dir.with_name(data_dir.name + ".lock")
+    data_lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with data_lock_path.open("w") as data_lock:
         try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(data_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise EvaluationStackBusyError(
-                f"another `caredesk eval --embedded` is running on this machine (it holds {lock_path}); "
+                f"another `caredesk eval --embedded` is running from this clone (it holds {data_lock_path}); "
                 "wait for it to finish"
             ) from None
-        with _fresh_embedded_stack(data_dir, pg_port, moto_port, api_port) as pair:
+        with claimed_ports(lock_dir, port_sets) as (pg_port, moto_port, api_port), \
+                _fresh_embedded_stack(data_dir, pg_port, moto_port, api_port) as pair:
             yield pair
+
+
+@contextlib.contextmanager
+def claimed_ports(lock_dir: Path | None = None, port_sets: int = EVAL_PORT_SETS) -> Iterator[tuple[int, int, int]]:
+    """(Postgres, moto, API) ports for one evaluation, held for as long as the context lasts. The ports are the
+    machine's, so evaluations from other clones (a CI run beside a working copy) take the next set, each
+    claimed by a lock named after it in the machine's temporary directory (`stack_lock_path`)."""
+    from caredesk_local.postgres import port_is_free
+
+    for offset in range(port_sets):
+        ports = (EVAL_PG_PORT + offset, EVAL_MOTO_PORT + offset, EVAL_API_PORT + offset)
+        path = stack_lock_path(*ports, lock_dir)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            if not all(port_is_free(port) for port in ports):
+                continue  # something that is not an evaluation listens there
+            yield ports
+            return
+    raise EvaluationStackBusyError(
+        f"every one of the {port_sets} port sets of `caredesk eval --embedded` is in use on this machine "
+        f"(from {EVAL_PG_PORT}/{EVAL_MOTO_PORT}/{EVAL_API_PORT} up); wait for an evaluation to finish"
+    )
 
 
 def stack_lock_path(pg_port: int, moto_port: int, api_port: int, lock_dir: Path | None = None) -> Path:
