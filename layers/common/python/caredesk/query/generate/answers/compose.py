@@ -152,14 +152,8 @@ def select(
     if not scored:
         return []
     best_score, best = scored[0]
-    chosen = [best]
     named = _tables_naming_a_row([c for _s, c in scored], terms)
-    for score, candidate in scored[1:]:
-        if len(chosen) >= max_units:
-            break
-        if candidate.unit.chunk_id == best.unit.chunk_id and score >= best_score - same_section_delta \
-                and not _sibling_row(candidate, chosen, terms, named):
-            chosen.append(candidate)
+    chosen = with_section_mates([best], scored, terms, named, same_section_delta, {best.unit.chunk_id})[:max_units]
     for score, candidate in scored[1:]:
         if len(chosen) >= max_units or score < best_score - other_section_delta:
             break
@@ -170,7 +164,8 @@ def select(
                 len(documents) >= max_documents or score < best_score - other_document_delta):
             continue
         chosen.append(candidate)
-    chosen = with_whole_lists(with_section_mates(chosen, scored, terms, named, same_section_delta),
+    others = {c.unit.chunk_id for c in chosen} - {best.unit.chunk_id}
+    chosen = with_whole_lists(with_section_mates(chosen, scored, terms, named, same_section_delta, others),
                               [c for _s, c in scored])
     sections = list(dict.fromkeys(c.unit.chunk_id for c in chosen))
     return sorted(chosen, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
@@ -178,19 +173,17 @@ def select(
 
 def with_section_mates(
     chosen: Sequence[Candidate], scored: Sequence[tuple[float, Candidate]], terms: QuestionTerms, named: set[str],
-    delta: float,
+    delta: float, sections: set[str],
 ) -> list[Candidate]:
-    """`chosen` plus, for every section other than the best one, its units that score within `delta` of the
-    best unit chosen from it: each section answers with its close units, as the best section does ("covered
-    by the Follow-up Discount policy for the consultation fee." and "The visit charge is always payable in
-    full." answer a second home visit together). Rows follow the same sibling rule as in `select`."""
-    if not chosen:
-        return []
+    """`chosen` plus, for each of `sections`, its units that score within `delta` of the best unit chosen from
+    it, best first: a section answers with its close units, the best section as every section that joins
+    ("covered by the Follow-up Discount policy for the consultation fee." and "The visit charge is always
+    payable in full." answer a second home visit together). A row of a table whose row the question names
+    joins only when it is named too (`_sibling_row`)."""
     out = list(chosen)
-    best_section = chosen[0].unit.chunk_id
     leads: dict[str, float] = {}
     for score, candidate in scored:
-        if candidate in chosen and candidate.unit.chunk_id != best_section:
+        if candidate.unit.chunk_id in sections and candidate in chosen:
             leads.setdefault(candidate.unit.chunk_id, score)  # scored is best first
     for score, candidate in scored:
         lead = leads.get(candidate.unit.chunk_id)
