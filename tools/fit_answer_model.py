@@ -17,9 +17,9 @@ beside the sample's, both splits, and fitted on by nothing: they show whether a 
 clinic's documents carries to another's.
 Numbers are answer-level (facts present after review) and compared with the naive baselines: the top
 retrieved chunk quoted whole, the top three chunks quoted whole. Cases whose note names the round they were
-written in ("(twelfth round)": written fresh, before anything ran on them) are measured again per round, both
-splits together (`rounds`, `manual_rounds`): the numbers to read beside the splits, since nothing was tuned on a
-round before it was measured.
+written in ("(twelfth round)": written fresh, before anything ran on them) are also tallied per round, both
+splits together, from the same answers (`rounds`, `manual_rounds`): the numbers to read beside the splits,
+since nothing was tuned on a round before it was measured.
 """
 
 from __future__ import annotations
@@ -157,46 +157,67 @@ def answer(item: dict, embedder: Embedder, unit: LogisticModel, decision: Logist
     return text, bool(checked.kept)
 
 
-def measure(items: list[dict], embedder: Embedder, unit: LogisticModel, decision: LogisticModel,
-            relevance: float) -> dict:
+def outcomes(items: list[dict], embedder: Embedder, unit: LogisticModel, decision: LogisticModel,
+             relevance: float) -> list[dict[str, bool | int | str]]:
+    """Per item, answered once: what `summary` tallies (the split and round reports read the same outcomes)."""
+    rows = []
+    for item in items:
+        case = item["case"]
+        text, answered = answer(item, embedder, unit, decision, relevance)
+        row: dict[str, bool | int | str] = {"type": case["type"], "expects_answer": expects_answer(case),
+                                            "answered": answered}
+        if row["expects_answer"]:
+            bodies = [p.body for p in item["passages"]]
+            row.update(correct=answered and facts_present(case, plain(text)),
+                       top1=bool(bodies) and facts_present(case, plain(bodies[0])),
+                       top3=facts_present(case, plain(" ".join(bodies[:3]))),
+                       retrieved=facts_present(case, plain(" ".join(bodies))), words=len(text.split()))
+        rows.append(row)
+    return rows
+
+
+def summary(rows: list[dict[str, bool | int | str]]) -> dict:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
 
     def tally(name: str, ok: bool) -> None:
         counts[name][0] += int(ok)
         counts[name][1] += 1
 
-    for item in items:
-        case = item["case"]
-        text, answered = answer(item, embedder, unit, decision, relevance)
-        bodies = [p.body for p in item["passages"]]
-        if expects_answer(case):
-            correct = answered and facts_present(case, plain(text))
-            tally("answer_correct", correct)
-            tally(f"answer_correct.{case['type']}", correct)
-            tally("false_abstention", not answered)
-            tally("baseline_top1_chunk", bool(bodies) and facts_present(case, plain(bodies[0])))
-            tally("baseline_top3_chunks", facts_present(case, plain(" ".join(bodies[:3]))))
-            tally("facts_in_retrieved", facts_present(case, plain(" ".join(bodies))))
-            counts["words"][0] += len(text.split())
-            counts["words"][1] += 1
+    words = answers = 0
+    for row in rows:
+        if row["expects_answer"]:
+            tally("answer_correct", row["correct"])
+            tally(f"answer_correct.{row['type']}", row["correct"])
+            tally("false_abstention", not row["answered"])
+            tally("baseline_top1_chunk", row["top1"])
+            tally("baseline_top3_chunks", row["top3"])
+            tally("facts_in_retrieved", row["retrieved"])
+            words += row["words"]
+            answers += 1
         else:
-            tally("abstention_recall", not answered)
-            tally(f"abstention_recall.{case['type']}", not answered)
-    report = {name: f"{ok}/{n} = {ok / n:.3f}" for name, (ok, n) in sorted(counts.items()) if name != "words"}
-    report["mean_words_per_answer"] = round(counts["words"][0] / max(1, counts["words"][1]), 1)
+            tally("abstention_recall", not row["answered"])
+            tally(f"abstention_recall.{row['type']}", not row["answered"])
+    report = {name: f"{ok}/{n} = {ok / n:.3f}" for name, (ok, n) in sorted(counts.items())}
+    report["mean_words_per_answer"] = round(words / max(1, answers), 1)
     return report
 
 
 _ROUND = re.compile(r"\((\w+) round\)")
 
 
-def by_round(items: list[dict]) -> dict[str, list[dict]]:
-    """The items whose case note names the round it was written in ("... (twelfth round) ..."), by round."""
-    rounds: dict[str, list[dict]] = defaultdict(list)
-    for item in items:
-        if found := _ROUND.search(item["case"].get("note", "")):
-            rounds[found.group(1)].append(item)
-    return dict(rounds)
+def round_of(case: dict) -> str | None:
+    """The round the case's note says it was written in ("... (twelfth round) ..." -> "twelfth"), if any."""
+    found = _ROUND.search(case.get("note", ""))
+    return found.group(1) if found else None
+
+
+def round_summaries(items: list[dict], rows: list[dict[str, bool | int | str]]) -> dict[str, dict]:
+    """`summary` of the outcomes (`rows`, one per item) of each round the items were written in."""
+    rounds: dict[str, list[dict[str, bool | int | str]]] = defaultdict(list)
+    for item, row in zip(items, rows, strict=True):
+        if name := round_of(item["case"]):
+            rounds[name].append(row)
+    return {name: summary(group) for name, group in rounds.items()}
 
 
 def manual_case(question: dict) -> dict:
@@ -254,14 +275,14 @@ def main(argv: list[str] | None = None) -> int:
         unit = fit_unit(dev)
         decision = fit_decision(dev, unit)
         relevance = fit_relevance(dev, embedder, unit, decision)
-    report = {"dev": measure(dev, embedder, unit, decision, relevance),
-              "heldout": measure(heldout, embedder, unit, decision, relevance),
-              "manual_dev": measure(manual_dev, embedder, unit, decision, relevance),
-              "manual_heldout": measure(manual_heldout, embedder, unit, decision, relevance),
-              "rounds": {name: measure(items, embedder, unit, decision, relevance)
-                         for name, items in by_round(dev + heldout).items()},
-              "manual_rounds": {name: measure(items, embedder, unit, decision, relevance)
-                                for name, items in by_round(manual_dev + manual_heldout).items()}}
+    # Each item is answered once; the rounds are read over both splits together.
+    sample, manual = dev + heldout, manual_dev + manual_heldout
+    sample_rows = outcomes(sample, embedder, unit, decision, relevance)
+    manual_rows = outcomes(manual, embedder, unit, decision, relevance)
+    report = {"dev": summary(sample_rows[:len(dev)]), "heldout": summary(sample_rows[len(dev):]),
+              "manual_dev": summary(manual_rows[:len(manual_dev)]),
+              "manual_heldout": summary(manual_rows[len(manual_dev):]),
+              "rounds": round_summaries(sample, sample_rows), "manual_rounds": round_summaries(manual, manual_rows)}
     print(json.dumps(report, indent=1))
     if not args.report:
         MODEL_PATH.write_text(json.dumps({
