@@ -20,6 +20,11 @@ retrieved chunk quoted whole, the top three chunks quoted whole. Cases whose not
 written in ("(twelfth round)": written fresh, before anything ran on them) are also tallied per round, both
 splits together, from the same answers (`rounds`, `manual_rounds`): the numbers to read beside the splits,
 since nothing was tuned on a round before it was measured.
+Near misses (`near_miss`, `manual_near_miss`): every answerable case with gold sections is asked again with the
+chunks that answer it removed (its gold sections; on the manual, whose gold is a page, the page), inside a
+transaction that is rolled back, and kept when no retrieved passage still holds every fact. The question is then
+on topic and not covered, as a clinic's own near misses are, and the right reply is "I do not know": an
+abstention measure for any knowledge base with nobody writing uncovered questions. Fitted on by nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import psycopg
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,6 +87,30 @@ def gather(conn, embedder: Embedder, cases: list[dict]) -> list[dict]:
         inputs = ExtractiveGenerator(embedder.embed).inputs(query, passages, conn=conn, tier=tier)
         out.append({"case": case, "query": query, "passages": passages, "inputs": inputs})
     return out
+
+
+def gather_near_misses(conn, embedder: Embedder, cases: list[dict]) -> list[dict]:
+    """Items of the answerable `cases` searched with their gold chunks removed (a gold label with a heading
+    removes that section, one without removes its whole source), expecting "I do not know"; a case whose
+    facts some other retrieved passage still holds is left out. Nothing is removed for good: each search
+    runs in a savepoint that is rolled back."""
+    items = []
+    for case in cases:
+        if not (expects_answer(case) and case.get("gold") and case.get("facts")):
+            continue
+        near_miss = {**case, "type": "near_miss", "expected_outcome": "abstained"}
+        with conn.transaction() as removed:
+            for gold in case["gold"]:
+                if gold.get("heading"):
+                    conn.execute("DELETE FROM chunks WHERE source = %s AND heading = %s",
+                                 (gold["source"], gold["heading"]))
+                else:
+                    conn.execute("DELETE FROM chunks WHERE source = %s", (gold["source"],))
+            (item,) = gather(conn, embedder, [near_miss])
+            raise psycopg.Rollback(removed)
+        if not facts_present(case, plain(" ".join(p.body for p in item["passages"]))):
+            items.append(item)
+    return items
 
 
 def unit_rows(item: dict) -> tuple[np.ndarray, np.ndarray, list]:
@@ -225,8 +255,9 @@ def manual_case(question: dict) -> dict:
     return {**question, "turns": [{"question": question["question"], "tier": question.get("tier", "public")}]}
 
 
-def gather_manual(embedder: Embedder) -> tuple[list[dict], list[dict]]:
-    """(dev, held-out) items of the PostgreSQL manual, searched in the second-KB harness's cached index."""
+def gather_manual(embedder: Embedder) -> tuple[list[dict], list[dict], list[dict]]:
+    """(dev, held-out, near-miss) items of the PostgreSQL manual, searched in the second-KB harness's cached
+    index."""
     server = second_kb.open_server()
     try:
         with connect(second_kb.database_dsn(server, second_kb.PG_DATABASE)) as conn:
@@ -238,7 +269,8 @@ def gather_manual(embedder: Embedder) -> tuple[list[dict], list[dict]]:
                 cache.save()
             cases = [manual_case(q) for q in second_kb.load_jsonl(second_kb.QUESTIONS_PATH)]
             return (gather(conn, embedder, [c for c in cases if c["split"] == "dev"]),
-                    gather(conn, embedder, [c for c in cases if c["split"] == "heldout"]))
+                    gather(conn, embedder, [c for c in cases if c["split"] == "heldout"]),
+                    gather_near_misses(conn, embedder, cases))
     finally:
         server.stop()
 
@@ -263,8 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                  and c["expected_outcome"] in ("answered", "abstained")]
         dev = gather(conn, embedder, [c for c in cases if c["split"] == "dev"])
         heldout = gather(conn, embedder, [c for c in cases if c["split"] == "heldout"])
+        near_misses = gather_near_misses(conn, embedder, cases)
     shutil.rmtree(workdir, ignore_errors=True)
-    manual_dev, manual_heldout = gather_manual(embedder)
+    manual_dev, manual_heldout, manual_near_misses = gather_manual(embedder)
     stored = json.loads(MODEL_PATH.read_text())
     unit = LogisticModel.from_json(stored["unit"], UNIT_FEATURES)
     decision = LogisticModel.from_json(stored["decision"], DECISION_FEATURES)
@@ -282,7 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     report = {"dev": summary(sample_rows[:len(dev)]), "heldout": summary(sample_rows[len(dev):]),
               "manual_dev": summary(manual_rows[:len(manual_dev)]),
               "manual_heldout": summary(manual_rows[len(manual_dev):]),
-              "rounds": round_summaries(sample, sample_rows), "manual_rounds": round_summaries(manual, manual_rows)}
+              "rounds": round_summaries(sample, sample_rows), "manual_rounds": round_summaries(manual, manual_rows),
+              "near_miss": summary(outcomes(near_misses, embedder, unit, decision, relevance)),
+              "manual_near_miss": summary(outcomes(manual_near_misses, embedder, unit, decision, relevance))}
     print(json.dumps(report, indent=1))
     if not args.report:
         MODEL_PATH.write_text(json.dumps({

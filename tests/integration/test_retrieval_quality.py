@@ -8,6 +8,7 @@ asserted, so nobody tunes against it.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 
 import pytest
@@ -77,3 +78,18 @@ def test_cardiologist_fee_is_answered_from_the_fee_table(kb_conn, embedder):
     answer, removed = answer_case(kb_conn, embedder, case)
     assert answer.startswith("Cardiology — Consultant: INR 900"), answer
     assert all(reason.startswith("not_relevant:") for reason in removed), removed  # supported, maybe off-question
+
+
+def test_a_near_miss_is_the_case_asked_without_its_answer_and_nothing_is_removed_for_good(kb_conn, embedder):
+    gather_near_misses = importlib.import_module("tools.fit_answer_model").gather_near_misses
+    case = next(c for c in load_golden(split="dev", types=("lookup",)) if len(c["gold"]) == 1)
+    gold = (case["gold"][0]["source"], case["gold"][0]["heading"])
+    count = "SELECT count(*) FROM chunks WHERE source = %s AND heading = %s"
+    before = kb_conn.execute(count, gold).fetchone()[0]
+
+    (item,) = gather_near_misses(kb_conn, embedder, [case])
+
+    assert (item["case"]["id"], item["case"]["type"], item["case"]["expected_outcome"]) == (
+        case["id"], "near_miss", "abstained")
+    assert item["passages"] and gold not in {(p.source, p.heading) for p in item["passages"]}
+    assert before > 0 and kb_conn.execute(count, gold).fetchone()[0] == before
