@@ -29,8 +29,10 @@ import shutil
 import signal
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -61,6 +63,7 @@ class PartTimers:
     """Seconds spent inside each wrapped function, accumulated over a phase."""
 
     seconds: dict[str, float] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)  # concurrent uploads time at once
 
     @contextlib.contextmanager
     def measure(self, part: str) -> Iterator[None]:
@@ -68,10 +71,12 @@ class PartTimers:
         try:
             yield
         finally:
-            self.seconds[part] = self.seconds.get(part, 0.0) + time.perf_counter() - started
+            with self._lock:
+                self.seconds[part] = self.seconds.get(part, 0.0) + time.perf_counter() - started
 
     def reset(self) -> dict[str, float]:
-        taken, self.seconds = self.seconds, {}
+        with self._lock:
+            taken, self.seconds = self.seconds, {}
         return taken
 
 
@@ -159,7 +164,7 @@ class PhaseResult:
 
 
 def upload_all(stack: Any, corpus: list[BenchDocument], timers: PartTimers, name: str,
-               progress_every: int) -> PhaseResult:
+               progress_every: int, concurrency: int = 1) -> PhaseResult:
     from caredesk.audit import AuditTrail
 
     s3 = stack.client("s3")
@@ -167,17 +172,22 @@ def upload_all(stack: Any, corpus: list[BenchDocument], timers: PartTimers, name
     trail = AuditTrail(_table(stack, "AuditTable"))
     since = datetime.now(UTC) - timedelta(milliseconds=5)
     timers.reset()
-    per_document: list[float] = []
     cpu_started = time.process_time()
     started = time.perf_counter()
-    for index, document in enumerate(corpus, start=1):
+
+    def upload(numbered: tuple[int, BenchDocument]) -> float:
+        index, document = numbered
         began = time.perf_counter()
         # The notification runs the ingest handler inside this request (see lambda_runtime.py).
         s3.put_object(Bucket=bucket, Key=document.key, Body=document.body)
-        per_document.append(time.perf_counter() - began)
+        took = time.perf_counter() - began
         if progress_every and index % progress_every == 0:
             elapsed = time.perf_counter() - started
             print(f"  {name}: {index}/{len(corpus)} documents, {elapsed:.0f} s", file=sys.stderr, flush=True)
+        return took
+
+    with ThreadPoolExecutor(max_workers=concurrency) as pool:
+        per_document = list(pool.map(upload, enumerate(corpus, start=1)))
     wall = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     parts = timers.reset()
@@ -319,7 +329,9 @@ def report(args: argparse.Namespace, corpus: list[BenchDocument], counts: list[i
         f"Corpus: {documents} generated clinic-policy Markdown documents (seed {args.seed}, {mebibytes:.1f} MiB), "
         f"**{chunks} chunks** by the real chunker at the default size (per document: mean "
         f"{statistics.mean(counts):.1f}, min {min(counts)}, max {max(counts)}). Each uploaded with `put_object` to "
-        "`kb/public/bench/...`; the S3 notification runs the real IngestFunction handler in-process. One run per "
+        "`kb/public/bench/...`; the S3 notification runs the real IngestFunction handler in-process; "
+        f"{args.concurrency} upload(s) in flight at a time" + (" (the part timers below add up every upload's "
+        "time, so they sum to more than the wall time)" if args.concurrency > 1 else "") + ". One run per "
         "phase (the full corpus is too slow to repeat); the ingest handler's model load "
         f"({model_load_s:.1f} s) is outside the timings.",
         "",
@@ -376,10 +388,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moto-port", type=int, default=DEFAULT_MOTO_PORT)
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--model-dir", type=Path, default=REPO_ROOT / ".cache" / "model")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="uploads in flight at once (each a concurrent IngestFunction invocation, as S3 gives)")
     parser.add_argument("--progress-every", type=int, default=100, help="progress line on stderr every N documents")
     args = parser.parse_args(argv)
     if args.documents < 1 or args.deletes < 1 or args.deletes > args.documents:
         parser.error("need --documents >= 1 and 1 <= --deletes <= --documents")
+    if args.concurrency < 1:
+        parser.error("need --concurrency >= 1")
     if not (args.model_dir / "model.onnx").is_file():
         print(f"ingest_bench: no model in {args.model_dir}: run `make model` first", file=sys.stderr)
         return 1
@@ -404,9 +420,9 @@ def main(argv: list[str] | None = None) -> int:
         model_load_s = time.perf_counter() - started
         cleanup.callback(install_part_timers(timers))
         load_before = load_average()
-        first = upload_all(stack, corpus, timers, "first ingest", args.progress_every)
+        first = upload_all(stack, corpus, timers, "first ingest", args.progress_every, args.concurrency)
         check_outcomes(first, "indexed")
-        again = upload_all(stack, corpus, timers, "re-ingest, unchanged", args.progress_every)
+        again = upload_all(stack, corpus, timers, "re-ingest, unchanged", args.progress_every, args.concurrency)
         check_outcomes(again, "unchanged")
         embedded = [item for item in again.items if int(item.get("embedded", 0)) != 0]
         if embedded:
