@@ -22,6 +22,7 @@ from caredesk.errors import CareDeskError, EmbeddingError, InvalidRequestError
 from caredesk.query.generate import answer_units
 from caredesk.quotes import tables_read_as_rows
 from caredesk.store.db import translate_disconnects
+from caredesk.store.vector_params import VectorParam, use_binary_vectors
 from caredesk.tiers import Tier, tier_from_key
 
 Embed = Callable[[Sequence[str]], numpy.ndarray]
@@ -172,6 +173,7 @@ def index_document(
             (source, tier, title, version_id, sequencer, content_sha256, len(chunks)),
         )
         conn.execute("DELETE FROM chunks WHERE source = %s", (source,))
+        use_binary_vectors(conn)
         with conn.cursor() as cursor:
             cursor.executemany(
                 """
@@ -189,14 +191,14 @@ def index_document(
                         c.text,
                         c.body,
                         c.content_hash,
-                        vectors[c.content_hash],
+                        VectorParam(vectors[c.content_hash]),
                     )
                     for c in chunks
                 ],
             )
             cursor.executemany(
                 "INSERT INTO chunk_units (chunk_id, position, context_hash, embedding) VALUES (%s, %s, %s, %s::vector)",
-                [(u.chunk_id, u.position, u.context_hash, unit_vectors[u.context_hash]) for u in units],
+                [(u.chunk_id, u.position, u.context_hash, VectorParam(unit_vectors[u.context_hash])) for u in units],
             )
 
     old = set(old_hashes)
@@ -336,32 +338,39 @@ def _stored_document(conn: psycopg.Connection, source: str, *, lock: bool) -> _S
     return _StoredDocument(*row) if row is not None else None
 
 
-def _stored_vectors(conn: psycopg.Connection, source: str, wanted: set[str]) -> dict[str, str]:
-    """content_hash -> the stored vector in pgvector's text form, for hashes this source already has."""
+def _stored_vectors(conn: psycopg.Connection, source: str, wanted: set[str]) -> dict[str, numpy.ndarray]:
+    """content_hash -> the stored vector, for hashes this source already has."""
     rows = conn.execute(
         """
-        SELECT DISTINCT ON (content_hash) content_hash, embedding::text
+        SELECT DISTINCT ON (content_hash) content_hash, embedding::real[]
         FROM chunks WHERE source = %s AND content_hash = ANY(%s)
         """,
-        (source, list(wanted)),
+        (source, list(wanted)), binary=True,
     ).fetchall()
-    return dict(rows)
+    return _as_vectors(rows)
 
 
-def _stored_unit_vectors(conn: psycopg.Connection, source: str) -> dict[str, str]:
-    """context_hash -> the stored vector (text form) of every answer unit this source has."""
+def _stored_unit_vectors(conn: psycopg.Connection, source: str) -> dict[str, numpy.ndarray]:
+    """context_hash -> the stored vector of every answer unit this source has."""
     rows = conn.execute(
         """
-        SELECT DISTINCT ON (u.context_hash) u.context_hash, u.embedding::text
+        SELECT DISTINCT ON (u.context_hash) u.context_hash, u.embedding::real[]
         FROM chunk_units AS u JOIN chunks AS c USING (chunk_id) WHERE c.source = %s
         """,
-        (source,),
+        (source,), binary=True,
     ).fetchall()
-    return dict(rows)
+    return _as_vectors(rows)
 
 
-def _vectors_for(texts: dict[str, str], reusable: dict[str, str], embed: Embed) -> tuple[dict[str, str], int]:
-    """Every hash's vector (text form): reused when stored, else its text embedded once."""
+def _as_vectors(rows: list[tuple[str, list[float]]]) -> dict[str, numpy.ndarray]:
+    # real[] arrives as Python floats (doubles), each exactly the stored float32: converting back loses nothing.
+    return {key: numpy.asarray(values, dtype=numpy.float32) for key, values in rows}
+
+
+def _vectors_for(
+    texts: dict[str, str], reusable: dict[str, numpy.ndarray], embed: Embed
+) -> tuple[dict[str, numpy.ndarray], int]:
+    """Every hash's vector: reused when stored, else its text embedded once."""
     vectors = {key: reusable[key] for key in texts if key in reusable}
     pending = {key: text for key, text in texts.items() if key not in vectors}
     if pending:
@@ -372,8 +381,7 @@ def _vectors_for(texts: dict[str, str], reusable: dict[str, str], embed: Embed) 
             )
         if not numpy.isfinite(matrix).all():
             raise EmbeddingShapeError("the embedder returned non-finite values; refusing to index")
-        for key, vector in zip(pending, matrix, strict=True):
-            vectors[key] = vector_literal(vector)
+        vectors.update(zip(pending, matrix, strict=True))
     return vectors, len(pending)
 
 
