@@ -1,5 +1,5 @@
 """caredesk.store.vector_params: what a vector parameter accepts (the bytes it sends are checked against
-Postgres in tests/integration/test_vector_params.py)."""
+Postgres in tests/integration/test_binary_vectors_in_store.py)."""
 
 from __future__ import annotations
 
