@@ -93,7 +93,7 @@ def gather_near_misses(conn, embedder: Embedder, cases: list[dict]) -> list[dict
     """Items of the answerable `cases` searched with their gold chunks removed (a gold label with a heading
     removes that section, one without removes its whole source), expecting "I do not know"; a case whose
     facts some other retrieved passage still holds is left out. Nothing is removed for good: each search
-    runs in a savepoint that is rolled back."""
+    runs in a transaction (a savepoint inside one) that is rolled back."""
     items = []
     for case in cases:
         if not (expects_answer(case) and case.get("gold") and case.get("facts")):

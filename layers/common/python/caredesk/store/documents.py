@@ -22,7 +22,7 @@ from caredesk.errors import CareDeskError, EmbeddingError, InvalidRequestError
 from caredesk.query.generate import answer_units
 from caredesk.quotes import tables_read_as_rows
 from caredesk.store.db import translate_disconnects
-from caredesk.store.vector_params import VectorParam, use_binary_vectors
+from caredesk.store.vector_params import VectorParam, use_binary_vectors, vector_from_real_array
 from caredesk.tiers import Tier, tier_from_key
 
 Embed = Callable[[Sequence[str]], numpy.ndarray]
@@ -363,8 +363,7 @@ def _stored_unit_vectors(conn: psycopg.Connection, source: str) -> dict[str, num
 
 
 def _as_vectors(rows: list[tuple[str, list[float]]]) -> dict[str, numpy.ndarray]:
-    # real[] arrives as Python floats (doubles), each exactly the stored float32: converting back loses nothing.
-    return {key: numpy.asarray(values, dtype=numpy.float32) for key, values in rows}
+    return {key: vector_from_real_array(values) for key, values in rows}
 
 
 def _vectors_for(

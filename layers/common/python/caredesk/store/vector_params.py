@@ -1,4 +1,5 @@
-"""pgvector values sent as query parameters in pgvector's binary form rather than as text.
+"""pgvector values between Python and the database in binary: sent as query parameters in pgvector's binary
+form rather than as text, read back as `embedding::real[]` in binary.
 
 Ingest writes one vector per chunk and one per answer unit (about five times as many). As text, a
 384-dimension vector is about 7 KB of decimal digits: Python formats every float with `repr` and Postgres
@@ -9,12 +10,14 @@ vectors bit-identical.
 
 The parameter is sent with no type (oid 0), so the server gives it the type the statement expects
 (`%s::vector`, or a vector column) and reads it with that type's binary input: no type lookup per
-connection, and no dependence on the extension's oid.
+connection, and no dependence on the extension's oid. Reading, `real[]` in binary brings each float4 as it is
+stored, in half the time of parsing its text.
 """
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 import numpy
 import psycopg
@@ -49,3 +52,9 @@ def use_binary_vectors(conn: psycopg.Connection) -> None:
     """Let `conn` send VectorParam values. Idempotent and cheap: the connection's adapters are copied once,
     on the first registration."""
     conn.adapters.register_dumper(VectorParam, _VectorBinaryDumper)
+
+
+def vector_from_real_array(values: Sequence[float]) -> numpy.ndarray:
+    """A vector read as `embedding::real[]`: its float4 values arrive as Python floats, each exactly the stored
+    float32, so converting back loses nothing."""
+    return numpy.asarray(values, dtype=numpy.float32)
