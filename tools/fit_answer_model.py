@@ -299,12 +299,13 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(workdir, ignore_errors=True)
     manual_dev, manual_heldout, manual_near_misses = gather_manual(embedder)
     stored = json.loads(MODEL_PATH.read_text())
-    unit = LogisticModel.from_json(stored["unit"], UNIT_FEATURES)
-    decision = LogisticModel.from_json(stored["decision"], DECISION_FEATURES)
-    relevance = float(stored["review_relevance"]["cosine_threshold"])
-    if args.relevance_only:
-        relevance = fit_relevance(dev, embedder, unit, decision)
-    elif not args.report:
+    if args.report or args.relevance_only:
+        unit = LogisticModel.from_json(stored["unit"], UNIT_FEATURES)
+        decision = LogisticModel.from_json(stored["decision"], DECISION_FEATURES)
+        relevance = float(stored["review_relevance"]["cosine_threshold"])
+        if args.relevance_only:
+            relevance = fit_relevance(dev, embedder, unit, decision)
+    else:  # a fit reads nothing of the stored models, so it also runs after the features changed
         unit = fit_unit(dev)
         decision = fit_decision(dev, unit)
         relevance = fit_relevance(dev, embedder, unit, decision)

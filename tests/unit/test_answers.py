@@ -37,6 +37,8 @@ from caredesk.query.review.step import nearest_topic
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
 from caredesk.text import content_words
 
+from tests.scored_units import cosine_scored
+
 FEE_BODY = (
     "| Specialty | Consultant | Head of Department |\n| --- | --- | --- |\n"
     "| Dermatology | INR 600 | INR 1,400 |\n| Cardiology | INR 900 | INR 2,500 |\n\n"
@@ -422,30 +424,12 @@ CHARGES_BODY = (
 )
 
 
-def _cosine_scored(passages: list[Passage], question: str, cosines: dict[str, float]):
-    """The passages' candidates scored on the cosine alone (x10), with the cosines given per row label or
-    sentence text."""
-    from caredesk.query.generate.answers.compose import rank
-    from caredesk.query.generate.answers.features import candidates, feature_matrix
-
-    vectors = {}
-    for passage in passages:
-        for unit in answer_units(passage.chunk_id, passage.heading, passage.body):
-            cosine = cosines.get(unit.row.label if unit.row else unit.text, 0.0)
-            vectors[(passage.chunk_id, unit.context_hash)] = np.array([cosine, np.sqrt(1 - cosine ** 2)])
-    found = candidates(passages, np.array([1.0, 0.0]), vectors)
-    terms = question_terms(question, lambda _w: 1.0)
-    weights = np.array([10.0 if name == "cosine" else 0.0 for name in UNIT_FEATURES])
-    scorer = LogisticModel(UNIT_FEATURES, weights, 0.0, np.zeros(len(UNIT_FEATURES)), np.ones(len(UNIT_FEATURES)))
-    return rank(found, scorer.scores(feature_matrix(found, terms))), terms
-
-
 def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
     from caredesk.query.generate.answers.compose import select
 
     charges = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Cancellation > Charges",
                       body=CHARGES_BODY, score=0.3, similarity=0.6)
-    scored, terms = _cosine_scored([charges], "If I call it off the evening before, do I lose money?", {
+    scored, terms = cosine_scored([charges], "If I call it off the evening before, do I lose money?", {
         "Less than 4 hours before": 1.0, "24 hours or more before": 0.95, "Between 4 and 24 hours before": 0.9})
     chosen = [c.unit.row.label for c in select(scored, terms)]
     assert chosen == ["24 hours or more before", "Between 4 and 24 hours before", "Less than 4 hours before"]
@@ -461,7 +445,7 @@ def test_a_section_that_joins_brings_its_units_that_score_close_to_the_one_that_
                         body="A follow-up home visit is covered by the Follow-up Discount for the consultation fee. "
                              "The visit charge is always payable in full. Visits run from 10:00 to 17:00.",
                         score=0.2, similarity=0.5)
-    scored, terms = _cosine_scored([charges, follow_up], "Is a second house call within a week free?", {
+    scored, terms = cosine_scored([charges, follow_up], "Is a second house call within a week free?", {
         "A doctor's home visit costs the consultation fee plus INR 400.": 1.0,
         "A follow-up home visit is covered by the Follow-up Discount for the consultation fee.": 0.75,
         # too far below the best unit to join on its own, close to the unit of its section that joined
@@ -487,11 +471,11 @@ def test_a_list_two_of_whose_items_are_chosen_is_quoted_whole():
     question = "Can one of your doctors okay a fresh supply of my tablets online?"
     two_close = {"you were seen by that doctor in the last 6 months;": 0.9,
                  "the medicine is for an ongoing condition;": 0.85}
-    chosen = [c.unit.text for c in select(*_cosine_scored([refills], question, two_close))]
+    chosen = [c.unit.text for c in select(*cosine_scored([refills], question, two_close))]
     # all four conditions, in reading order: two of them alone state a different rule
     assert len(chosen) == 4 and "prescribed by a Sunrise Clinics doctor" in chosen[2]
     one_close = {"you were seen by that doctor in the last 6 months;": 0.9}
-    assert len(select(*_cosine_scored([refills], question, one_close))) == 1
+    assert len(select(*cosine_scored([refills], question, one_close))) == 1
 
 
 def test_a_long_list_is_not_completed():
@@ -501,7 +485,7 @@ def test_a_long_list_is_not_completed():
     menu = Passage(source="kb/public/menu.md", chunk_id="menu#1", heading="Services > Menu",
                    body="We offer these services:\n\n" + "\n".join(f"- {item}" for item in items),
                    score=0.3, similarity=0.6)
-    scored, terms = _cosine_scored([menu], "Do you offer item number 1 or 2?", {items[1]: 0.9, items[2]: 0.85})
+    scored, terms = cosine_scored([menu], "Do you offer item number 1 or 2?", {items[1]: 0.9, items[2]: 0.85})
     assert len(select(scored, terms)) == 2
 
 
@@ -516,7 +500,7 @@ def test_a_row_the_question_names_by_label_and_column_answers_first_whatever_its
                        score=0.2, similarity=0.4)
     visits = Passage(source="kb/public/visits.md", chunk_id="visits#1", heading="Home Visits > Where",
                      body=sentence, score=0.3, similarity=0.6)
-    scored, terms = _cosine_scored([visits, branches], "What is the address of the Lakeside branch?",
+    scored, terms = cosine_scored([visits, branches], "What is the address of the Lakeside branch?",
                                    {"Lakeside": 0.5, "Hillview": 0.45, sentence: 0.9})
     assert scored[0][1].unit.row is None  # the sentence outscores the row
     first = pinpointed_first(scored, terms)
@@ -533,7 +517,7 @@ def test_another_row_of_a_table_whose_row_the_question_names_does_not_join():
 
     fees = Passage(source="kb/public/fees.md", chunk_id="fees#1", heading="Fees", body=FEE_BODY, score=0.3,
                    similarity=0.6)
-    scored, terms = _cosine_scored([fees], "How much does cardiology cost?", {"Cardiology": 1.0, "Dermatology": 0.95})
+    scored, terms = cosine_scored([fees], "How much does cardiology cost?", {"Cardiology": 1.0, "Dermatology": 0.95})
     assert [c.unit.row.label for c in select(scored, terms) if c.unit.row] == ["Cardiology"]
 
 

@@ -18,9 +18,13 @@ _QUESTION_WORDS = re.compile(
 LONG_MESSAGE_SENTENCES = 3
 
 
+def sentences_of(message: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(message.strip()) if s.strip()]
+
+
 def question_focus(message: str) -> str | None:
     """The question sentence of a long message, or None when the message is short or has no question."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(message.strip()) if s.strip()]
+    sentences = sentences_of(message)
     if len(sentences) < LONG_MESSAGE_SENTENCES:
         return None
     questions = [s for s in sentences if s.endswith("?")] or [s for s in sentences if _QUESTION_WORDS.match(s)]

@@ -4,7 +4,10 @@
 2. The best unit's section answers first: its best unit, then the section's other units that score
    close to it (a list's items, the next sentence of a rule). A table row the question names by its
    label and by one of its columns is the best unit whatever its score: the question points at a cell
-   ("the address of the Lakeside branch", `pinpointed_first`).
+   ("the address of the Lakeside branch", `pinpointed_first`). When the asker gives a figure of their case
+   ("we live 8 km away", "ten days later"), the table row or list item whose range holds it, beside one whose
+   range does not, goes first if it scores close to the best (`figured_first`), and the alternatives whose
+   ranges exclude the figure do not join it ("up to 5 km" is not the charge for 8 km).
 3. Units of other sections of that document, then of one other document, join when they score close
    to the best unit (another document closer). In a table where the question names a row's label ("the
    cardiology fee"), another row joins only when the question names its label too; where it names none
@@ -44,6 +47,7 @@ from caredesk.query.generate.answers.features import (
     feature_matrix,
 )
 from caredesk.query.generate.answers.model import LogisticModel, load_models
+from caredesk.query.generate.answers.quantities import range_fit, unit_ranges
 from caredesk.query.generate.answers.question import NUMBER_LIKE, holds_kind
 from caredesk.quotes import plain
 from caredesk.text import content_words
@@ -88,6 +92,10 @@ WHOLE_LIST_MAX_ITEMS = 8
 # column. Measured on the dev splits (docs/grounded-answers.md), with the rows rule of `select`: sample
 # answers 100 -> 101 of 118 with 0.5 (0.3 won the same case and lost another), the PostgreSQL manual unchanged.
 COLUMN_TERM_SHARE = 0.5
+# A table row or list item whose range holds the figure the asker gives ("ten days later" in "Day 8 to day 15"),
+# beside one of the same section whose range does not, is the case that applies: it goes first when it scores within
+# FIGURE_DELTA of the best unit (`figured_first`), and its out-of-range alternatives do not join it.
+FIGURE_DELTA = 2.0
 # A cell that says there is none ("Closed", "No") answers a "when" or "how much" as well as a figure does.
 _NONE_CELL = re.compile(r"\s*(closed|no|none|not (available|offered|applicable)|n/?a|-+)\s*[.;]?\s*$", re.IGNORECASE)
 
@@ -115,7 +123,7 @@ def compose_answer(
     scorer = scorer or unit_model()
     decider = decider or DecisionModel.load()
     found = candidates(passages, question_vector, unit_vectors)
-    scored = pinpointed_first(rank(found, scorer.scores(feature_matrix(found, terms))), terms)
+    scored = figured_first(pinpointed_first(rank(found, scorer.scores(feature_matrix(found, terms))), terms), terms)
     chosen = select(scored, terms)
     decision = decider.decide(decision_signals(scored, chosen, terms, passages))
     if not decision.answer:
@@ -136,11 +144,31 @@ def pinpointed_first(scored: Sequence[tuple[float, Candidate]], terms: QuestionT
     to the front: such a question points at a cell ("the address of the Lakeside branch"), and a sentence
     that merely shares its words ("Home visits cover addresses within 10 km of ... Lakeside") must not
     outrank it. Unchanged when no row is named both ways."""
-    pinned = next((pair for pair in scored if pair[1].unit.row is not None and _names_label(pair[1], terms)
-                   and asked_columns(pair[1].unit.row.label, pair[1].unit.row.pairs, terms) is not None), None)
+    pinned = next((pair for pair in scored if _pinpointed(pair[1], terms)), None)
     if pinned is None:
         return list(scored)
     return [pinned, *(pair for pair in scored if pair is not pinned)]
+
+
+def figured_first(
+    scored: Sequence[tuple[float, Candidate]], terms: QuestionTerms, *, delta: float = FIGURE_DELTA,
+) -> list[tuple[float, Candidate]]:
+    """`scored` with the best unit that holds the asker's figure in its range, among alternatives that do
+    not, moved to the front when it scores within `delta` of the best unit. A row the question names by its
+    label and column (`pinpointed_first`) stays first only when its range holds the figure too: "a doctor's home
+    visit" names the "up to 5 km" row, the "5 to 10 km" row and the "blood sample collection at home" row alike.
+    Unchanged when the question gives no figure."""
+    if not terms.quantities or not scored:
+        return list(scored)
+    best_score, best = scored[0]
+    if _pinpointed(best, terms) and _figure_fit(best, terms)[0]:
+        return list(scored)
+    outside = {c.unit.chunk_id for _s, c in scored if _figure_fit(c, terms)[1]}
+    figured = next((pair for pair in scored if pair[1].unit.chunk_id in outside and _figure_fit(pair[1], terms)[0]),
+                   None)
+    if figured is None or figured[0] < best_score - delta:
+        return list(scored)
+    return [figured, *(pair for pair in scored if pair is not figured)]
 
 
 def select(
@@ -237,6 +265,12 @@ def with_parts(
     return sorted(out, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
 
 
+def _pinpointed(candidate: Candidate, terms: QuestionTerms) -> bool:
+    """A table row the question names by its label and by one of its columns (`pinpointed_first`)."""
+    row = candidate.unit.row
+    return row is not None and _names_label(candidate, terms) and asked_columns(row.label, row.pairs, terms) is not None
+
+
 def _names_label(candidate: Candidate, terms: QuestionTerms) -> bool:
     label_words = content_words(candidate.unit.row.label)
     return any(terms.covers(stem, label_words) for stem in terms.weights)
@@ -252,10 +286,30 @@ def _sibling_row(candidate: Candidate, chosen: Sequence[Candidate], terms: Quest
     in a table where the question names some row: "the cardiology fee" is one row, not the whole fee
     table. When it names no row ("if I cancel the evening before"), the rows are alternatives the reader
     must choose among, and each may join on its score."""
+    if _figure_excluded(candidate, chosen, terms):
+        return True
     if candidate.unit.row is None or candidate.unit.chunk_id not in named:
         return False
     return not _names_label(candidate, terms) and any(
         c.unit.row is not None and c.unit.chunk_id == candidate.unit.chunk_id for c in chosen)
+
+
+def _figure_fit(candidate: Candidate, terms: QuestionTerms) -> tuple[bool, bool]:
+    """(the unit's range holds a figure the question gives, it states ranges over that and none holds it), for
+    table rows and list items, the alternatives a reader chooses among (a sentence's "within 15 minutes" is a
+    rule, not a case to pick); a list item is read with its lead-in."""
+    unit = candidate.unit
+    if not terms.quantities or (unit.row is None and not unit.is_list_item):
+        return False, False
+    reading = " ".join(plain(part) for part in (unit.lead_in, unit.text) if part)
+    return range_fit(terms.quantities, unit_ranges(reading))
+
+
+def _figure_excluded(candidate: Candidate, chosen: Sequence[Candidate], terms: QuestionTerms) -> bool:
+    """A unit whose range excludes the asker's figure, from a section where a chosen unit's range holds it:
+    the alternative that does not apply ("up to 5 km" when the asker lives 8 km away)."""
+    return _figure_fit(candidate, terms)[1] and any(
+        c.unit.chunk_id == candidate.unit.chunk_id and _figure_fit(c, terms)[0] for c in chosen)
 
 
 def render(chosen: Sequence[Candidate], terms: QuestionTerms) -> list[DraftSentence]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from caredesk.contracts import Passage
+from caredesk.query.generate.answers.quantities import Quantity, question_quantities
 from caredesk.query.generate.answers.question import (
     Kind,
     asked_kind,
@@ -65,6 +66,7 @@ class QuestionTerms:
     thing: frozenset[str] = frozenset()  # stems of what an availability question asks exists (question.asked_thing)
     essentials: frozenset[str] = frozenset()  # of them, the head noun and the act (question.thing_essentials)
     phrase: frozenset[str] = frozenset()  # the phrase naming the thing, with its qualifiers (thing_phrase_terms)
+    quantities: tuple[Quantity, ...] = ()  # the figures the question gives of the asker's case (quantities.py)
 
     @property
     def total(self) -> float:
@@ -95,6 +97,7 @@ class QuestionTerms:
             thing=frozenset(stem for stem in self.thing if stem in stems),
             essentials=frozenset(stem for stem in self.essentials if stem in stems),
             phrase=frozenset(stem for stem in self.phrase if stem in stems),
+            quantities=self.quantities,  # the asker's figures hold for every part of the message
         )
 
     def thing_coverage(self, words: set[str] | frozenset[str]) -> float:
@@ -158,6 +161,7 @@ def question_terms(
         thing=frozenset(salient_terms(thing.text) & weights.keys()) if thing else frozenset(),
         essentials=frozenset(thing.essentials & weights.keys()) if thing else frozenset(),
         phrase=frozenset(thing.phrase & weights.keys()) if thing else frozenset(),
+        quantities=question_quantities(question),
     )
 
 
