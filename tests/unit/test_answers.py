@@ -117,6 +117,14 @@ def test_what_a_question_asks_for(question, kind):
         ("What do you offer in a situation like this?", None),  # asks what, not whether
         ("How early do I book a home visit? Can I get one today?", None),  # the thing was named before
         ("Hi, do you have a dentist?", "a dentist"),
+        # a price asked of a thing: the documents must name it to price it
+        ("How much does a chest X-ray cost at your clinic?", "a chest X-ray"),
+        ("What is the price of a dental cleaning?", "a dental cleaning"),
+        ("What do you charge for a replacement card?", "a replacement card"),
+        ("How much is a home visit?", "a home visit"),
+        # ... not of an activity, which the documents price by what it is ("Nurse visit", "Observation bed")
+        ("How much does a nurse coming over to change my dressing cost?", None),
+        ("How much does lying on an observation bed cost?", None),
         # made to do something, not had: no thing is asked about
         ("Can I have the server parse and plan it once and reuse it?", None),
     ],
@@ -172,7 +180,9 @@ def test_units_that_name_a_things_other_words_but_not_its_head_do_not_name_the_t
                           essentials=frozenset({"parse"}))
     assert parse.names_essentials(content_words("It is parsed once."))  # "pars": the silent "e" stripped
     assert not parse.names_essentials(content_words("It is planned once."))
-    assert question_terms("How much is a visit?", lambda _w: 1.0).names_essentials(frozenset())
+    assert question_terms("How much does it cost to see a heart specialist?", lambda _w: 1.0).names_essentials(
+        frozenset())  # no thing asked: nothing to name
+    assert not question_terms("How much is a visit?", lambda _w: 1.0).names_essentials(frozenset({"fee"}))
 
 
 def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked_about():
@@ -180,7 +190,8 @@ def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked
                            {"parking": 4.0, "bicycles": 6.0, "clinic": 0.5}.get)
     assert terms.thing == {"park", "bicycl"}
     assert terms.thing_coverage(frozenset({"bicycl"})) == pytest.approx(0.6)  # IDF-weighted: 6 of 10
-    assert question_terms("How much is a visit?", lambda _w: 1.0).thing_coverage(frozenset()) == 1.0
+    no_thing = "How much does it cost to see a heart specialist?"  # "it" names nothing
+    assert question_terms(no_thing, lambda _w: 1.0).thing_coverage(frozenset()) == 1.0
     passage = Passage(source="kb/public/x.md", chunk_id="loc#1", heading="Clinic Locations", body="", score=1.0,
                       similarity=0.5)
 

@@ -42,7 +42,8 @@ DECISION_FEATURES = (
 DECISION_SIGNS = (1, 1, 1, 1, 1, -1, 1, 1, -1, 1)
 
 # Recorded with the signals and decided before the model: the IDF share of the terms of the thing an
-# availability question asks about ("do you have X?") that the chosen units name; 1.0 when it asks none.
+# availability question asks about ("do you have X?"), or a price question prices ("how much does X cost?"),
+# that the chosen units name; 1.0 when it asks none.
 # At 0 no chosen unit names the thing at all, and the reply is "I do not know" whatever the model says.
 # A rule, not a fitted weight: as an eleventh signal, refitted, it lost 4 of 24 uncovered abstentions on
 # the PostgreSQL manual, where the refit loosened every other question (docs/grounded-answers.md).

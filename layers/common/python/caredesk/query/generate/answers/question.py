@@ -237,7 +237,8 @@ _GENERIC_STEMS = frozenset(_GENERIC | content_words(" ".join(_GENERIC)))
 
 @dataclass(frozen=True)
 class AskedThing:
-    """What an availability question asks exists or may be had, read once (`asked_thing_of`)."""
+    """What an availability question asks exists or may be had, or a price question prices, read once
+    (`asked_thing_of`)."""
 
     text: str  # "free wifi", "a canteen", "bring my dog along"
     essentials: frozenset[str]  # stems a document must name to be about it: its head noun, the act asked for
@@ -245,7 +246,8 @@ class AskedThing:
 
 
 def asked_thing_of(question: str) -> AskedThing | None:
-    """The thing an availability question asks for, or None when no clause asks that. The phrase naming it
+    """The thing an availability question asks for ("do you have X?") or a price question prices ("how much does
+    X cost?", "what do you charge for X?"), or None when no clause asks that. The phrase naming it
     ends where what qualifies it starts ("physiotherapy sessions | with you", "a counsellor | I could talk
     to"); its last salient word, not a particle ("bring my dog along"), is what it is. The act counts when
     the question asks for one: "Can I donate blood?", "Do you deliver medicines?"; not "have / offer / sell
@@ -295,18 +297,22 @@ def _asked_object(question: str) -> tuple[str, str, str] | None:
     """(the verb when the question asks for an act, "" otherwise; the object; the verb of a "do you ..."
     question, "" otherwise) of the first clause that asks whether something exists or may be had."""
     for sentence in _SENTENCE_END.split(question):
-        match = _AVAILABILITY.match(sentence)
+        match = _AVAILABILITY.match(sentence) or _PRICE_OF.match(sentence)
         if match:
-            thing = _THING_END.split(match.group("thing"), maxsplit=1)[0].strip(" ,")
+            groups = match.groupdict()
+            named = next(groups[name] for name in ("thing", "thing2", "thing3", "thing4") if groups.get(name))
+            thing = _THING_END.split(named, maxsplit=1)[0].strip(" ,")
             if _POINTS_BACK.match(thing):  # "can I get one today?": the thing was named before
                 continue
-            verb = (match.group("verb") or "").lower()
-            if verb in _CAUSATIVE_VERBS and _OBJECT_PRONOUN.search(match.group("thing")):
+            if match.re is _PRICE_OF and _ACTIVITY.search(thing):
+                continue  # "how much does a nurse coming over cost?" prices a visit, not a thing to name
+            verb = (groups.get("verb") or "").lower()
+            if verb in _CAUSATIVE_VERBS and _OBJECT_PRONOUN.search(named):
                 continue  # "can I have the server parse and plan it once?" asks for an act, not a thing
             if verb in _LIGHT_VERBS:
                 verb = ""
             if salient_terms(f"{verb} {thing}"):
-                return verb, thing, (match.group("offers") or "").lower()
+                return verb, thing, (groups.get("offers") or "").lower()
     return None
 
 
@@ -321,6 +327,21 @@ _AVAILABILITY = re.compile(
     r"pay\s+by|park))\s+(?P<thing>[^?.!]+)",
     re.IGNORECASE,
 )
+# "How much does X cost?", "How much is X?", "What is the price of X?", "What do you charge for X?": the price
+# of a thing the documents must name to answer it (a consultation fee table does not price a chest X-ray).
+_PRICE_OF = re.compile(
+    r"\s*(?:(?:and|also|so|but|please|hi|hello|ok|okay)\b[,\s]*)*"
+    r"(?:how\s+much\s+(?:does|do|would|will)\s+(?P<thing>[^?.!]+?)\s+(?:cost|costs|come\s+to|set\s+me\s+back)\b"
+    r"|how\s+much\s+(?:is|are)\s+(?P<thing2>[^?.!]+)"
+    r"|what(?:'s|\s+is|\s+are|\s+would\s+be)\s+the\s+(?:price|cost|fee|fees|charge|charges|rate|rates)\s+(?:of|for)\s+"
+    r"(?P<thing3>[^?.!]+)"
+    r"|what\s+do\s+you\s+charge\s+for\s+(?P<thing4>[^?.!]+))",
+    re.IGNORECASE,
+)
+# A priced phrase that is an activity, not a thing: a verb in -ing with its particle ("a nurse coming over"), or
+# an -ing word alone ("lying" of "lying on an observation bed").
+_ACTIVITY = re.compile(r"\b\w+ing\s+(?:over|round|around|by|in|out|up|down|back|home)\b|^(?:(?:a|an|the)\s+)?\w+ing$",
+                       re.IGNORECASE)
 # Where the thing's name ends: a place, a time, a purpose or a second clause follows.
 _THING_END = re.compile(r"\s+(?:at|in|inside|near|on|during|while|when|where|which|that|who|so|because|if|and|or|"
                         r"before|after|without|to)\s+|,", re.IGNORECASE)
