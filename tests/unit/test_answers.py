@@ -13,6 +13,8 @@ from caredesk.query.generate.answers.decision import (
     THING_ESSENTIALS_NAMED,
     THING_HEAD_NOT_NAMED,
     THING_NOT_NAMED,
+    THING_NOT_PRICED,
+    THING_PRICED,
     THING_UNSEEN,
     THING_UNSEEN_REASON,
     DecisionModel,
@@ -112,7 +114,8 @@ def test_what_a_question_asks_for(question, kind):
         ("Can I bring my dog along to my appointment? He gets anxious alone.", "bring my dog along"),
         ("Do any of your doctors speak Tamil?", "Tamil"),
         ("I'm broke right now. Is there any financial aid so I can still see a doctor?", "any financial aid"),
-        ("How much does it cost to see a heart specialist?", None),
+        ("What does it cost to see a heart specialist?", None),  # a wording no rule reads
+        ("How much does it cost?", None),  # "it" names nothing
         ("Is there a way?", None),  # nothing salient is asked about
         ("What do you offer in a situation like this?", None),  # asks what, not whether
         ("How early do I book a home visit? Can I get one today?", None),  # the thing was named before
@@ -122,6 +125,13 @@ def test_what_a_question_asks_for(question, kind):
         ("What is the price of a dental cleaning?", "a dental cleaning"),
         ("What do you charge for a replacement card?", "a replacement card"),
         ("How much is a home visit?", "a home visit"),
+        ("How much does it cost to see a heart specialist?", "a heart specialist"),  # "see" asks for no act
+        ("How much would it cost me to hire crutches for a month?", "hire crutches for a month"),
+        ("How much do you charge to store my baby's cord blood after the birth?", "store my baby's cord blood"),
+        ("How much do you charge for a duplicate claim set?", "a duplicate claim set"),
+        ("What would I pay for a nurse visit on a Sunday?", "a nurse visit"),
+        ("What do we have to pay to rent a wheelchair?", "rent a wheelchair"),
+        ("What's the monthly rent for an oxygen concentrator?", "an oxygen concentrator"),
         # ... not of an activity, which the documents price by what it is ("Nurse visit", "Observation bed")
         ("How much does a nurse coming over to change my dressing cost?", None),
         ("How much does lying on an observation bed cost?", None),
@@ -146,11 +156,23 @@ def test_what_an_availability_question_asks_exists(question, thing):
         ("Do you deliver medicines to people's houses?", {"deliver", "medicin"}),  # an act, not mere having
         ("Do you sell gift vouchers?", {"voucher"}),  # "sell" only asks whether they are had
         ("Can I pay by cheque?", {"cheque"}),  # the means is asked about, not paying
-        ("How much does it cost to see a heart specialist?", set()),  # no availability asked
+        ("What does it cost to see a heart specialist?", set()),  # no thing asked
+        ("How much would it cost to hire crutches?", {"hire", "crutch"}),  # the act priced is named too
     ],
 )
 def test_what_a_unit_must_name_to_be_about_the_asked_thing(question, essentials):
     assert thing_essentials(question) == essentials
+
+
+def _cosine_only_decision() -> DecisionModel:
+    """A decision model that answers when `best_cosine` is positive and reads no other signal."""
+    n = len(DECISION_FEATURES)
+    return DecisionModel(LogisticModel(DECISION_FEATURES, np.eye(n)[DECISION_FEATURES.index("best_cosine")], 0.0,
+                                       np.zeros(n), np.ones(n), 0.5))
+
+
+# Signals the cosine-only model answers on: only the availability and price rules can refuse them.
+_SURE_SIGNALS = {**{name: 0.0 for name in DECISION_FEATURES}, "best_cosine": 5.0}
 
 
 def test_a_word_of_the_things_phrase_no_readable_document_uses_is_recorded_and_decides():
@@ -159,10 +181,7 @@ def test_a_word_of_the_things_phrase_no_readable_document_uses_is_recorded_and_d
                            lambda w: seen.get(w, 9.0), unseen_words=frozenset({"yellow", "kenya"}))
     assert terms.phrase == {"yellow", "fever", "vaccine"} and "kenya" not in terms.phrase
     assert terms.phrase & terms.unseen == {"yellow"}
-    n = len(DECISION_FEATURES)
-    model = DecisionModel(LogisticModel(DECISION_FEATURES, np.eye(n)[DECISION_FEATURES.index("best_cosine")], 0.0,
-                                        np.zeros(n), np.ones(n), 0.5))
-    sure = {**{name: 0.0 for name in DECISION_FEATURES}, "best_cosine": 5.0}
+    model, sure = _cosine_only_decision(), _SURE_SIGNALS
     refused = model.decide({**sure, THING_UNSEEN: 1.0})
     assert not refused.answer and refused.reason == THING_UNSEEN_REASON
     assert model.decide({**sure, THING_UNSEEN: 0.0}).answer
@@ -180,7 +199,7 @@ def test_units_that_name_a_things_other_words_but_not_its_head_do_not_name_the_t
                           essentials=frozenset({"parse"}))
     assert parse.names_essentials(content_words("It is parsed once."))  # "pars": the silent "e" stripped
     assert not parse.names_essentials(content_words("It is planned once."))
-    assert question_terms("How much does it cost to see a heart specialist?", lambda _w: 1.0).names_essentials(
+    assert question_terms("What does it cost to see a heart specialist?", lambda _w: 1.0).names_essentials(
         frozenset())  # no thing asked: nothing to name
     assert not question_terms("How much is a visit?", lambda _w: 1.0).names_essentials(frozenset({"fee"}))
 
@@ -190,7 +209,7 @@ def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked
                            {"parking": 4.0, "bicycles": 6.0, "clinic": 0.5}.get)
     assert terms.thing == {"park", "bicycl"}
     assert terms.thing_coverage(frozenset({"bicycl"})) == pytest.approx(0.6)  # IDF-weighted: 6 of 10
-    no_thing = "How much does it cost to see a heart specialist?"  # "it" names nothing
+    no_thing = "How much does it cost?"  # "it" names nothing
     assert question_terms(no_thing, lambda _w: 1.0).thing_coverage(frozenset()) == 1.0
     passage = Passage(source="kb/public/x.md", chunk_id="loc#1", heading="Clinic Locations", body="", score=1.0,
                       similarity=0.5)
@@ -205,6 +224,35 @@ def test_an_availability_question_is_answered_by_units_that_name_the_thing_asked
     named = decision_signals(named, [c for _s, c in named], terms, [passage])
     assert missing["thing_coverage"] == 0.0
     assert named["thing_coverage"] == pytest.approx(0.6)
+
+
+def test_a_price_question_is_answered_only_by_a_unit_that_names_the_thing_and_gives_an_amount():
+    terms = question_terms("How much does a chest X-ray cost at your clinic?", lambda _w: 1.0)
+    assert terms.priced and terms.essentials == {"x-ray"}
+    passage = Passage(source="kb/public/fees.md", chunk_id="fees#2", heading="Consultation Fees", body="", score=1.0,
+                      similarity=0.5)
+
+    def signals(*texts: str) -> dict[str, float]:
+        units = [answer_units("fees#2", "Consultation Fees", text)[1] for text in texts]
+        chosen = [Candidate(unit=unit, passage=passage, passage_rank=0, cosine=0.5, heading_cosine=0.5,
+                            words=frozenset(content_words(unit.text)), heading_words=frozenset({"consult", "fee"}))
+                  for unit in units]
+        return decision_signals([(1.0, c) for c in chosen], chosen, terms, [passage])
+
+    # the thing named in one unit and an amount in another: nothing prices the X-ray
+    apart = signals("Cardiology — Consultant: INR 900.",
+                    "It does not include imaging such as X-rays, which is billed separately at each branch.")
+    assert apart[THING_COVERAGE] > 0.0 and apart[THING_ESSENTIALS_NAMED] == 1.0  # the earlier rules let it by
+    assert apart[THING_PRICED] == 0.0
+    assert signals("A chest X-ray costs INR 450.")[THING_PRICED] == 1.0
+    assert signals("X-rays ordered by our doctors are free.")[THING_PRICED] == 1.0
+    # a question that prices no thing is never held to it
+    unpriced = question_terms("Do you do X-rays?", lambda _w: 1.0)
+    assert not unpriced.priced
+    model, sure = _cosine_only_decision(), _SURE_SIGNALS
+    refused = model.decide({**sure, THING_PRICED: 0.0})
+    assert not refused.answer and refused.reason == THING_NOT_PRICED
+    assert model.decide({**sure, THING_PRICED: 1.0}).answer
 
 
 @pytest.mark.parametrize(
@@ -570,9 +618,7 @@ def test_listwise_ranker_puts_the_positive_first():
 
 
 def test_a_decision_says_which_signal_argued_against_answering():
-    n = len(DECISION_FEATURES)
-    model = DecisionModel(LogisticModel(DECISION_FEATURES, np.eye(n)[DECISION_FEATURES.index("best_cosine")], 0.0,
-                                        np.zeros(n), np.ones(n), 0.5))
+    model = _cosine_only_decision()
     signals = {name: 0.0 for name in DECISION_FEATURES}
     assert model.decide({**signals, "best_cosine": 2.0}).answer
     refused = model.decide({**signals, "best_cosine": -2.0})
@@ -580,10 +626,7 @@ def test_a_decision_says_which_signal_argued_against_answering():
 
 
 def test_an_availability_question_whose_thing_no_chosen_unit_names_is_not_answered_whatever_the_score():
-    n = len(DECISION_FEATURES)
-    model = DecisionModel(LogisticModel(DECISION_FEATURES, np.eye(n)[DECISION_FEATURES.index("best_cosine")], 0.0,
-                                        np.zeros(n), np.ones(n), 0.5))
-    sure = {**{name: 0.0 for name in DECISION_FEATURES}, "best_cosine": 5.0}
+    model, sure = _cosine_only_decision(), _SURE_SIGNALS
     assert model.decide({**sure, THING_COVERAGE: 0.5}).answer  # the thing is partly named: the model decides
     refused = model.decide({**sure, THING_COVERAGE: 0.0})
     assert not refused.answer and refused.reason == THING_NOT_NAMED

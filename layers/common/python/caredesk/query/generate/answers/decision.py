@@ -59,6 +59,12 @@ THING_HEAD_NOT_NAMED = "abstain:thing_head_not_named"
 # the glossary ("Do you give the yellow fever vaccine?": "yellow"): the documents cannot say they have it.
 THING_UNSEEN = "thing_unseen"
 THING_UNSEEN_REASON = "abstain:thing_unseen"
+# 1.0 when a chosen unit both names the thing a price question prices and gives an amount (a figure, a
+# percentage, "free"), or the question prices no thing. "How much does a chest X-ray cost?" answered with
+# "imaging such as X-rays ... billed separately at the rates displayed at each branch" beside the Cardiology
+# fee row names the thing and an amount, but never the thing's amount.
+THING_PRICED = "thing_priced"
+THING_NOT_PRICED = "abstain:thing_not_priced"
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,9 @@ def decision_signals(
         THING_COVERAGE: terms.thing_coverage(chosen_words),
         THING_ESSENTIALS_NAMED: float(terms.names_essentials(chosen_words)),
         THING_UNSEEN: float(bool(terms.phrase & terms.unseen)),
+        THING_PRICED: float(not terms.priced or any(
+            terms.names_essentials(c.words | c.heading_words) and holds_kind(plain(c.unit.text), Kind.AMOUNT)
+            for c in chosen)),
     }
 
 
@@ -125,6 +134,8 @@ class DecisionModel:
             return Decision(False, score, self.model.threshold, THING_HEAD_NOT_NAMED, recorded)
         if signals.get(THING_UNSEEN, 0.0) == 1.0:
             return Decision(False, score, self.model.threshold, THING_UNSEEN_REASON, recorded)
+        if signals.get(THING_PRICED, 1.0) == 0.0:
+            return Decision(False, score, self.model.threshold, THING_NOT_PRICED, recorded)
         answer = score >= self.model.threshold
         return Decision(answer, score, self.model.threshold, "answer" if answer else self._why_not(signals), recorded)
 

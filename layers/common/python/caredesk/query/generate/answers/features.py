@@ -66,6 +66,7 @@ class QuestionTerms:
     thing: frozenset[str] = frozenset()  # stems of what an availability question asks exists (question.asked_thing)
     essentials: frozenset[str] = frozenset()  # of them, the head noun and the act (question.thing_essentials)
     phrase: frozenset[str] = frozenset()  # the phrase naming the thing, with its qualifiers (thing_phrase_terms)
+    priced: bool = False  # a price question asks what the thing costs (question.AskedThing.priced)
     quantities: tuple[Quantity, ...] = ()  # the figures the question gives of the asker's case (quantities.py)
 
     @property
@@ -97,6 +98,7 @@ class QuestionTerms:
             thing=frozenset(stem for stem in self.thing if stem in stems),
             essentials=frozenset(stem for stem in self.essentials if stem in stems),
             phrase=frozenset(stem for stem in self.phrase if stem in stems),
+            priced=self.priced and bool(self.essentials & stems),
             quantities=self.quantities,  # the asker's figures hold for every part of the message
         )
 
@@ -161,6 +163,7 @@ def question_terms(
         thing=frozenset(salient_terms(thing.text) & weights.keys()) if thing else frozenset(),
         essentials=frozenset(thing.essentials & weights.keys()) if thing else frozenset(),
         phrase=frozenset(thing.phrase & weights.keys()) if thing else frozenset(),
+        priced=bool(thing and thing.priced),
         quantities=question_quantities(question),
     )
 

@@ -243,6 +243,7 @@ class AskedThing:
     text: str  # "free wifi", "a canteen", "bring my dog along"
     essentials: frozenset[str]  # stems a document must name to be about it: its head noun, the act asked for
     phrase: frozenset[str]  # stems of the phrase naming it, qualifiers included, and of the act
+    priced: bool = False  # a price question asks it: the sentence that names it must also give an amount
 
 
 def asked_thing_of(question: str) -> AskedThing | None:
@@ -255,7 +256,7 @@ def asked_thing_of(question: str) -> AskedThing | None:
     asked = _asked_object(question)
     if asked is None:
         return None
-    verb, thing, offers = asked
+    verb, thing, offers, priced = asked
     phrase = _HEAD_END.split(thing, maxsplit=1)[0]
     words = [w for w in words_as_typed(phrase) if salient_terms(w) and w.lower() not in _PARTICLES]
     act = ("" if verb in _NAMES_NO_ACT else verb) if verb else ("" if offers in _OFFERS_ONLY else offers)
@@ -263,6 +264,7 @@ def asked_thing_of(question: str) -> AskedThing | None:
         text=f"{verb} {thing}" if verb else thing,
         essentials=frozenset((salient_terms(words[-1]) if words else set()) | salient_terms(act)),
         phrase=frozenset(salient_terms(" ".join(words)) | salient_terms(act)),
+        priced=priced,
     )
 
 
@@ -293,26 +295,28 @@ def thing_phrase_terms(question: str) -> frozenset[str]:
     return asked.phrase if asked else frozenset()
 
 
-def _asked_object(question: str) -> tuple[str, str, str] | None:
+def _asked_object(question: str) -> tuple[str, str, str, bool] | None:
     """(the verb when the question asks for an act, "" otherwise; the object; the verb of a "do you ..."
-    question, "" otherwise) of the first clause that asks whether something exists or may be had."""
+    question, "" otherwise; whether a price is asked) of the first clause that asks whether something exists
+    or may be had, or what it costs."""
     for sentence in _SENTENCE_END.split(question):
         match = _AVAILABILITY.match(sentence) or _PRICE_OF.match(sentence)
         if match:
-            groups = match.groupdict()
-            named = next(groups[name] for name in ("thing", "thing2", "thing3", "thing4") if groups.get(name))
+            groups = {name: value for name, value in match.groupdict().items() if value}
+            named = next(value for name, value in groups.items() if name.startswith("thing"))
             thing = _THING_END.split(named, maxsplit=1)[0].strip(" ,")
             if _POINTS_BACK.match(thing):  # "can I get one today?": the thing was named before
                 continue
-            if match.re is _PRICE_OF and _ACTIVITY.search(thing):
+            priced = match.re is _PRICE_OF
+            if priced and _ACTIVITY.search(thing):
                 continue  # "how much does a nurse coming over cost?" prices a visit, not a thing to name
-            verb = (groups.get("verb") or "").lower()
+            verb = next((value for name, value in groups.items() if name.startswith("verb")), "").lower()
             if verb in _CAUSATIVE_VERBS and _OBJECT_PRONOUN.search(named):
                 continue  # "can I have the server parse and plan it once?" asks for an act, not a thing
             if verb in _LIGHT_VERBS:
                 verb = ""
             if salient_terms(f"{verb} {thing}"):
-                return verb, thing, (groups.get("offers") or "").lower()
+                return verb, thing, groups.get("offers", "").lower(), priced
     return None
 
 
@@ -327,15 +331,24 @@ _AVAILABILITY = re.compile(
     r"pay\s+by|park))\s+(?P<thing>[^?.!]+)",
     re.IGNORECASE,
 )
-# "How much does X cost?", "How much is X?", "What is the price of X?", "What do you charge for X?": the price
-# of a thing the documents must name to answer it (a consultation fee table does not price a chest X-ray).
+# "How much does X cost?", "How much is X?", "What is the price of X?", "What do you charge for X?", "How much
+# would it cost to hire X?", "How much do you charge to store X?", "What would I pay for X?", "What's the monthly
+# rent for X?": the price of a thing the documents must name to answer it (a consultation fee table does not
+# price a chest X-ray). "to <verb>" names an act the documents must name too ("hire", "store").
+_PRICE_NOUNS = r"(?:price|prices|cost|costs|fee|fees|charge|charges|rate|rates|rent|rental|tariff)"
 _PRICE_OF = re.compile(
     r"\s*(?:(?:and|also|so|but|please|hi|hello|ok|okay)\b[,\s]*)*"
-    r"(?:how\s+much\s+(?:does|do|would|will)\s+(?P<thing>[^?.!]+?)\s+(?:cost|costs|come\s+to|set\s+me\s+back)\b"
-    r"|how\s+much\s+(?:is|are)\s+(?P<thing2>[^?.!]+)"
-    r"|what(?:'s|\s+is|\s+are|\s+would\s+be)\s+the\s+(?:price|cost|fee|fees|charge|charges|rate|rates)\s+(?:of|for)\s+"
-    r"(?P<thing3>[^?.!]+)"
-    r"|what\s+do\s+you\s+charge\s+for\s+(?P<thing4>[^?.!]+))",
+    r"(?:how\s+much\s+(?:does|do|would|will|did)\s+it\s+(?:cost|come\s+to|set\s+(?:me|us)\s+back)(?:\s+(?:me|us))?"
+    r"\s+to\s+(?P<verb1>\w+)\s+(?P<thing1>[^?.!]+)"
+    r"|how\s+much\s+(?:does|do|would|will)\s+(?P<thing>[^?.!]+?)\s+(?:cost|costs|come\s+to|set\s+me\s+back)\b"
+    r"|how\s+much\s+(?:do|does|would|will)\s+(?:you|the\s+clinic|your\s+clinics?|they)\s+charge(?:\s+(?:me|us))?"
+    r"\s+(?:to\s+(?P<verb2>\w+)\s+(?P<thing2>[^?.!]+)|for\s+(?P<thing3>[^?.!]+))"
+    r"|how\s+much\s+(?:is|are)\s+(?P<thing4>[^?.!]+)"
+    rf"|what(?:'s|\s+is|\s+are|\s+would\s+be|\s+will\s+be)\s+the\s+(?:\w+\s+)?{_PRICE_NOUNS}\s+(?:of|for)\s+"
+    r"(?P<thing5>[^?.!]+)"
+    r"|what\s+do\s+you\s+charge\s+for\s+(?P<thing6>[^?.!]+)"
+    r"|what\s+(?:would|will|do|does|should|must)\s+(?:i|we|one)\s+(?:have\s+to\s+|need\s+to\s+)?pay\s+"
+    r"(?:to\s+(?P<verb3>\w+)\s+(?P<thing7>[^?.!]+)|for\s+(?P<thing8>[^?.!]+)))",
     re.IGNORECASE,
 )
 # A priced phrase that is an activity, not a thing: a verb in -ing with its particle ("a nurse coming over"), or
