@@ -158,6 +158,11 @@ def test_what_an_availability_question_asks_exists(question, thing):
         ("Can I pay by cheque?", {"cheque"}),  # the means is asked about, not paying
         ("What does it cost to see a heart specialist?", set()),  # no thing asked
         ("How much would it cost to hire crutches?", {"hire", "crutch"}),  # the act priced is named too
+        ("Is there any sort of health problem I shouldn't bring to a video call?", {"problem"}),  # not "sort"
+        ("Do you give any kind of discount to students?", {"discount"}),
+        ("Can my wife use the check-ups left in my plan?", {"check-up"}),  # "left" qualifies, names nothing
+        ("Is there a cheaper deal than paying for each visit?", {"deal"}),  # the comparison is not the thing
+        ("Can we see an ordinary doctor there this Sunday?", {"doctor"}),  # the day says when, not what
     ],
 )
 def test_what_a_unit_must_name_to_be_about_the_asked_thing(question, essentials):

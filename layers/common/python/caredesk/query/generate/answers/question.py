@@ -304,7 +304,7 @@ def _asked_object(question: str) -> tuple[str, str, str, bool] | None:
         if match:
             groups = {name: value for name, value in match.groupdict().items() if value}
             named = next(value for name, value in groups.items() if name.startswith("thing"))
-            thing = _THING_END.split(named, maxsplit=1)[0].strip(" ,")
+            thing = _KIND_OF.sub("", _THING_END.split(named, maxsplit=1)[0].strip(" ,"))
             if _POINTS_BACK.match(thing):  # "can I get one today?": the thing was named before
                 continue
             priced = match.re is _PRICE_OF
@@ -355,9 +355,12 @@ _PRICE_OF = re.compile(
 # an -ing word alone ("lying" of "lying on an observation bed").
 _ACTIVITY = re.compile(r"\b\w+ing\s+(?:over|round|around|by|in|out|up|down|back|home)\b|^(?:(?:a|an|the)\s+)?\w+ing$",
                        re.IGNORECASE)
-# Where the thing's name ends: a place, a time, a purpose or a second clause follows.
+# Where the thing's name ends: a place, a time, a purpose or a second clause follows ("an ordinary doctor there
+# this Sunday": the day is when, not what).
 _THING_END = re.compile(r"\s+(?:at|in|inside|near|on|during|while|when|where|which|that|who|so|because|if|and|or|"
-                        r"before|after|without|to)\s+|,", re.IGNORECASE)
+                        r"before|after|without|to)\s+|,|\s+(?:this|next|every|each)\s+(?:mon|tues|wednes|thurs|fri|"
+                        r"satur|sun)day\b|\s+(?:this|next|every|each)\s+(?:week|weekend|month|year|morning|evening)\b",
+                        re.IGNORECASE)
 _LIGHT_VERBS = frozenset({"", "get", "have", "book", "see"})
 # "have / get X <verb> it": X is made to do something ("have the server parse and plan it", "get the lab to
 # send them"), told by the object pronoun the second verb takes.
@@ -370,8 +373,12 @@ _NAMES_NO_ACT = frozenset({"pay with", "pay by", "ask for", "use"})
 _OFFERS_ONLY = frozenset({"", "have", "offer", "provide", "sell", "do", "give", "accept", "run", "stock", "allow"})
 # Where the phrase the thing is named by ends, before what qualifies it ("physiotherapy sessions with you",
 # "a counsellor I could talk to", "a medical fitness certificate for my visa application").
-_HEAD_END = re.compile(r"\s+(?:for|with|of|from|over|by|about|like|instead|i|you|we|he|she|they|it)\b",
+_HEAD_END = re.compile(r"\s+(?:for|with|of|from|over|by|about|like|instead|than|i|you|we|he|she|they|it)\b",
                        re.IGNORECASE)
-# Words that close a phrase without naming its thing ("bring my dog along").
-_PARTICLES = frozenset({"along", "around", "away", "today", "tomorrow", "here", "there", "please"})
+# "any sort of health problem" names a health problem: the head noun follows the "of".
+_KIND_OF = re.compile(r"^(?:(?:any|some|a|an|the|what|which|one|this|that)\s+)?"
+                      r"(?:sorts?|kinds?|types?|forms?|variet(?:y|ies))\s+of\s+", re.IGNORECASE)
+# Words that close a phrase without naming its thing ("bring my dog along", "the check-ups left").
+_PARTICLES = frozenset({"along", "around", "away", "today", "tomorrow", "here", "there", "please", "left",
+                        "remaining", "available"})
 _POINTS_BACK = re.compile(r"(?:one|ones|it|that|this|them|these|those)\b", re.IGNORECASE)
