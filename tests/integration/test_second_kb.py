@@ -20,6 +20,8 @@ from caredesk_local.evaluation.second_kb import (
     DOCS_ROOT,
     MISSING_DOCS,
     MODES,
+    Document,
+    Query,
     VectorCache,
     check_mirror,
     ensure_index,
@@ -27,6 +29,7 @@ from caredesk_local.evaluation.second_kb import (
     pg_documents,
     pg_queries,
     rank_queries,
+    shaped_hits,
 )
 
 from tests.integration.conftest import SQL_DIR
@@ -102,3 +105,27 @@ def test_a_page_with_nothing_but_navigation_is_counted_and_skipped_as_the_ingest
         sources = [row[0] for row in conn.execute("SELECT DISTINCT source FROM chunks")]
     assert (stats.documents, stats.empty) == (1, 1)
     assert sources == ["kb/public/pg/disk-full.html"]
+
+
+def test_a_glossary_in_the_corpus_becomes_glossary_entries_not_a_searchable_document(scratch_database, embedder):
+    """As the ingest Lambda stores it, and the harness's search expands a question with it as the Retrieve step
+    does: the sample side of the comparison searched the glossary's rows as chunks ("Glossary > Rows 1-25"
+    ranked first for a heart-specialist question) and without its meanings before this."""
+    pages = ("disk-full.html", "auth-trust.html", "auth-peer.html", "server-shutdown.html")
+    documents = [*pg_documents(pages),
+                 Document("kb/public/glossary.csv", "glossary.csv", b"term,means,note\nheart specialist,trust,\n")]
+    asked = Query(id="q", type="lookup", split="dev", text="heart specialist?", tier="public",
+                  gold_sources=frozenset(), gold_sections=frozenset())
+    with connect(scratch_database("caredesk_second_kb_glossary")) as conn:
+        apply_migrations(conn, SQL_DIR)
+        stats = index_documents(conn, documents, embedder.embed)
+        sources = sorted({row[0] for row in conn.execute("SELECT source FROM chunks")})
+        entries = conn.execute("SELECT tier, term, means FROM glossary").fetchall()
+        fulltext = shaped_hits(conn, VectorCache(embedder.embed), asked, SearchMode.FULLTEXT)
+        mirrored = check_mirror(conn, embedder, [asked])
+    assert (stats.documents, stats.empty, stats.glossaries) == (4, 0, 1)
+    assert sources == sorted(f"kb/public/pg/{page}" for page in pages)
+    assert entries == [("public", "heart specialist", "trust")]
+    # no word of the question is in any page: only the glossary's meaning finds one
+    assert fulltext and {h.source for h in fulltext} == {"kb/public/pg/auth-trust.html"}
+    assert mirrored == (1, 1)

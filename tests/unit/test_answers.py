@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.query.generate.answers.compose import asked_columns
+from caredesk.query.generate.answers.compose import asked_columns, cued_first, select
 from caredesk.query.generate.answers.decision import (
     DECISION_FEATURES,
     DECISION_SIGNS,
@@ -28,13 +28,14 @@ from caredesk.query.generate.answers.question import (
     asked_parts,
     asked_thing,
     asking_text,
+    cued_kinds,
     holds_kind,
     salient_terms,
     thing_essentials,
 )
 from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms
 from caredesk.query.generate.appointments import policy_question
-from caredesk.query.review.relevance import read_with_lead_ins, relevance_failures, row_label_headers
+from caredesk.query.review.relevance import figure_asked, read_with_lead_ins, relevance_failures, row_label_headers
 from caredesk.query.review.step import nearest_topic
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
 from caredesk.text import content_words
@@ -489,8 +490,6 @@ CHARGES_BODY = (
 
 
 def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
-    from caredesk.query.generate.answers.compose import select
-
     charges = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Cancellation > Charges",
                       body=CHARGES_BODY, score=0.3, similarity=0.6)
     scored, terms = cosine_scored([charges], "If I call it off the evening before, do I lose money?", {
@@ -500,8 +499,6 @@ def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
 
 
 def test_a_section_that_joins_brings_its_units_that_score_close_to_the_one_that_joined():
-    from caredesk.query.generate.answers.compose import select
-
     source = "kb/public/home_visits.md"
     charges = Passage(source=source, chunk_id="home#2", heading="Home Visits > Services and Charges",
                       body="A doctor's home visit costs the consultation fee plus INR 400.", score=0.3, similarity=0.6)
@@ -528,8 +525,6 @@ REFILL_BODY = ("You can request a refill when all of these are true:\n\n"
 
 
 def test_a_list_two_of_whose_items_are_chosen_is_quoted_whole():
-    from caredesk.query.generate.answers.compose import select
-
     refills = Passage(source="kb/public/refills.md", chunk_id="refills#1", heading="Refills > Who Can Request",
                       body=REFILL_BODY, score=0.3, similarity=0.6)
     question = "Can one of your doctors okay a fresh supply of my tablets online?"
@@ -577,8 +572,6 @@ def test_a_row_the_question_names_by_label_and_column_answers_first_whatever_its
 
 
 def test_another_row_of_a_table_whose_row_the_question_names_does_not_join():
-    from caredesk.query.generate.answers.compose import select
-
     fees = Passage(source="kb/public/fees.md", chunk_id="fees#1", heading="Fees", body=FEE_BODY, score=0.3,
                    similarity=0.6)
     scored, terms = cosine_scored([fees], "How much does cardiology cost?", {"Cardiology": 1.0, "Dermatology": 0.95})
@@ -705,6 +698,19 @@ def test_relevance_requires_a_number_like_answer_for_a_number_like_question(embe
     assert relevance_failures("How much is the consultation fee?", with_amount, [FEES], embedder.embed, 0.5) == {}
 
 
+def test_a_message_that_also_asks_something_else_needs_no_figure(embedder):
+    """"when would I ..." asks for a time only as the second of two things: a draft that says what it is
+    answers the first, and is not removed for holding no time."""
+    sentences = [DraftSentence(text="The fee covers the consultation itself.", chunk_ids=[FEES.chunk_id])]
+    two_things = "What does the consultation cover, and when would I pay for it?"
+    assert figure_asked(two_things) is None
+    assert relevance_failures(two_things, sentences, [FEES], embedder.embed, 0.5) == {}
+    # Every part asking for a figure still needs one.
+    assert figure_asked("How much is the consultation fee, and when do I pay it?") is Kind.AMOUNT
+    assert figure_asked("When is the desk open?") is Kind.TIME
+    assert figure_asked("What does the consultation cover?") is None
+
+
 def test_a_lead_in_alone_is_not_an_answer(embedder):
     home = Passage(source="kb/public/home.md", chunk_id="kb/public/home.md#1", heading="Home Visits > Who",
                    body=HOME_BODY, score=0.1, similarity=0.5)
@@ -822,3 +828,35 @@ def test_a_part_brings_its_best_unit_with_the_units_of_its_section_that_score_cl
     chosen = with_parts([], [part], [share, other], vectors, scorer)
     assert [c.unit.text for c in chosen] == ["Use Share on the portal to create a link.",
                                             "The link expires after 72 hours."]
+
+
+def test_the_kinds_a_question_hints_at_besides_the_one_it_asks_for():
+    assert cued_kinds("If I cannot make it, how late can I cancel without paying anything?") == {Kind.AMOUNT}
+    assert cued_kinds("How late can I call off a video consult and still get all my money back?") == {Kind.AMOUNT}
+    # the asked kind itself, and a question whose words hint at nothing else, give none
+    assert cued_kinds("How much does it cost to see a heart specialist?") == frozenset()
+    assert cued_kinds("When is the lab open on Sundays?") == frozenset()
+    # "without paying" is a money word on its own too
+    assert asked_kind("Can I reschedule without paying?") is Kind.AMOUNT
+
+
+def test_a_unit_stating_the_time_and_the_charge_asked_about_answers_before_a_time_alone():
+    priority = "You are offered a priority slot with another doctor within 48 hours."
+    clinic = Passage(source="kb/public/cancel.md", chunk_id="cancel#7",
+                     heading="Cancellation > When the Clinic Cancels", body=priority, score=0.3, similarity=0.6)
+    charges = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Cancellation > Charges",
+                      body="| When you cancel | Charge |\n| --- | --- |\n"
+                           "| 24 hours or more before | Free, full refund |\n"
+                           "| Less than 4 hours before | 50% of the fee |", score=0.2, similarity=0.5)
+    cosines = {priority: 0.62, "24 hours or more before": 0.55, "Less than 4 hours before": 0.5}
+    question = "How late can I cancel without paying anything?"
+    scored, terms = cosine_scored([clinic, charges], question, cosines)
+    assert scored[0][1].unit.text == priority  # the time alone outscores the row
+    first = cued_first(scored, terms, delta=1.0)
+    assert first[0][1].unit.row.label == "24 hours or more before"
+    assert sorted(map(id, first)) == sorted(map(id, scored))
+    assert select(first, terms)[0].unit.row.label == "24 hours or more before"
+    # beyond the delta, or asked without the money words, the order stands
+    assert cued_first(scored, terms, delta=0.5) == scored
+    plain_time, plain_terms = cosine_scored([clinic, charges], "How late can I cancel?", cosines)
+    assert cued_first(plain_time, plain_terms, delta=1.0) == plain_time

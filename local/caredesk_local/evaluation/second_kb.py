@@ -38,9 +38,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from caredesk import glossary as glossary_module
+from caredesk import glossary_format as glossary_format_module
 from caredesk import ingest
 from caredesk import quotes as quotes_module
 from caredesk.errors import EmptyDocumentError
+from caredesk.glossary import Glossary, glossary_digest, index_glossary, load_glossary_or_empty
+from caredesk.glossary_format import is_glossary_key, parse_glossary
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.indexing import index_file
@@ -144,6 +148,7 @@ class IndexStats:
     seconds: float
     cached: bool  # the database already held this digest: nothing was indexed
     empty: int = 0  # pages with nothing to index (only headings and navigation), rejected as the ingest Lambda does
+    glossaries: int = 0  # glossary.csv files, stored as glossary entries (never searchable), as the ingest Lambda does
 
     @property
     def chunks_per_second(self) -> float:
@@ -197,7 +202,8 @@ def corpus_digest(documents: Sequence[Document], model_version: str) -> str:
     digest.update(f"model {model_version}\ntarget words {DEFAULT_TARGET_WORDS}\n".encode())
     # a converter, chunker, answer-unit or embedded-text change invalidates the index (the stored vectors)
     for source in [*sorted(Path(ingest.__file__).parent.rglob("*.py")),
-                   *(Path(module.__file__) for module in (answer_units_module, quotes_module, documents_module))]:
+                   *(Path(module.__file__) for module in (answer_units_module, quotes_module, documents_module,
+                                                          glossary_module, glossary_format_module))]:
         digest.update(source.read_bytes())
     for document in documents:
         digest.update(f"{document.source}\0{hashlib.sha256(document.data).hexdigest()}\n".encode())
@@ -213,8 +219,10 @@ def ensure_index(conn, documents: Sequence[Document], embed: Embed, model_versio
     if row is not None and row[0] == digest:
         chunks, sources = conn.execute("SELECT count(*), count(DISTINCT source) FROM chunks").fetchone()
         conn.commit()
-        return IndexStats(sources, chunks, 0, 0.0, cached=True, empty=len(documents) - sources)
-    conn.execute("TRUNCATE documents, chunks CASCADE")  # and whatever references chunks
+        glossaries = sum(1 for d in documents if is_glossary_key(d.source))
+        return IndexStats(sources, chunks, 0, 0.0, cached=True, empty=len(documents) - glossaries - sources,
+                          glossaries=glossaries)
+    conn.execute("TRUNCATE documents, chunks, glossaries CASCADE")  # and whatever references them
     conn.execute("DELETE FROM eval_index_manifest")
     conn.commit()
     stats = index_documents(conn, documents, embed)
@@ -225,10 +233,17 @@ def ensure_index(conn, documents: Sequence[Document], embed: Embed, model_versio
 
 
 def index_documents(conn, documents: Sequence[Document], embed: Embed) -> IndexStats:
-    """index_file (convert -> chunk -> embed -> store) for each document, as the ingest Lambda does."""
+    """index_file (convert -> chunk -> embed -> store) for each document, as the ingest Lambda does; a
+    glossary.csv becomes the caller's glossary entries, not a searchable document, as there too."""
     started = time.perf_counter()
-    chunks_total = embedded = empty = 0
+    chunks_total = embedded = empty = glossaries = 0
     for sequence, document in enumerate(documents, start=1):
+        if is_glossary_key(document.source):
+            index_glossary(conn, source=document.source, tier=document.source.split("/")[1], version_id=None,
+                           sequencer=f"{sequence:08X}", content_sha256=glossary_digest(document.data),
+                           entries=parse_glossary(document.data, name=document.filename))
+            glossaries += 1
+            continue
         try:
             indexed = index_file(conn, source=document.source, data=document.data, version_id=None,
                                  sequencer=f"{sequence:08X}", embed=embed)
@@ -243,8 +258,8 @@ def index_documents(conn, documents: Sequence[Document], embed: Embed) -> IndexS
                 embed.save()  # an interrupted first run keeps what it embedded
             LOG.info("indexed %d/%d documents, %d chunks, %.0f s", sequence, len(documents), chunks_total,
                      time.perf_counter() - started)
-    return IndexStats(len(documents) - empty, chunks_total, embedded, time.perf_counter() - started, cached=False,
-                      empty=empty)
+    return IndexStats(len(documents) - empty - glossaries, chunks_total, embedded, time.perf_counter() - started,
+                      cached=False, empty=empty, glossaries=glossaries)
 
 
 # -- questions ----------------------------------------------------------------------------------
@@ -351,6 +366,12 @@ class VectorCache:
         return [self._vectors[t] for t in texts]
 
 
+def caller_glossary(conn, tier: str) -> Glossary:
+    """The glossary entries the caller's tiers may see: the full-text leg searches a question with what they
+    say its lay terms mean, as the Retrieve step does (the PostgreSQL corpus has none)."""
+    return load_glossary_or_empty(conn, Tier.parse(tier).visible())
+
+
 def shaped_hits(conn, vectors: VectorCache, query: Query, mode: SearchMode, fusion: Fusion = DEFAULT_FUSION,
                 k: int = SEARCH_K) -> list[SearchHit]:
     """The Retrieve step's search (its query shaping) with the given fusion settings."""
@@ -359,9 +380,10 @@ def shaped_hits(conn, vectors: VectorCache, query: Query, mode: SearchMode, fusi
     if focus:
         candidates.insert(0, focus)
     best: list[SearchHit] | None = None
+    glossary = caller_glossary(conn, query.tier)
     for text, vector in zip(candidates, vectors(candidates), strict=True):
-        hits = search(conn, query_text=text, query_vector=vector, tiers=Tier.parse(query.tier).visible(), k=k,
-                      mode=mode, **fusion.kwargs())
+        hits = search(conn, query_text=glossary.expanded_text(text), query_vector=vector,
+                      tiers=Tier.parse(query.tier).visible(), k=k, mode=mode, **fusion.kwargs())
         if best is None or _top(hits) > _top(best):
             best = hits
     return best or []
@@ -526,13 +548,17 @@ class LegCache:
     def __init__(self, vectors: VectorCache) -> None:
         self.vectors = vectors
         self._lists: dict[tuple[int, str, str, float], LegList] = {}
+        self._glossaries: dict[tuple[int, str], Glossary] = {}
 
     def leg(self, conn, query: Query, text: str, mode: SearchMode, fusion: Fusion) -> LegList:
         terms = (fusion.fulltext_terms.value, fusion.salient_fraction) if mode is SearchMode.FULLTEXT else ("", 0.0)
         key = (id(conn), text, mode.value + ":" + terms[0], terms[1])
         if key not in self._lists:
             [vector] = self.vectors([text])
-            hits = search(conn, query_text=text, query_vector=vector, tiers=Tier.parse(query.tier).visible(),
+            if (id(conn), query.tier) not in self._glossaries:
+                self._glossaries[(id(conn), query.tier)] = caller_glossary(conn, query.tier)
+            expanded = self._glossaries[(id(conn), query.tier)].expanded_text(text)
+            hits = search(conn, query_text=expanded, query_vector=vector, tiers=Tier.parse(query.tier).visible(),
                           k=LEG_DEPTH, mode=mode, candidates=LEG_DEPTH, per_document=LEG_DEPTH,
                           fulltext_terms=fusion.fulltext_terms, salient_fraction=fusion.salient_fraction)
             rank_of = (lambda h: h.dense_rank) if mode is SearchMode.DENSE else (lambda h: h.fulltext_rank)
@@ -916,7 +942,8 @@ def main(argv: list[str] | None = None) -> int:
                    f"{stats.seconds:.0f} s = {stats.chunks_per_second:.1f} chunks/s; {stats.embedded} texts through"
                    f" the embed callable, {cache.embedded} of them embedded now (the rest from {cache.path.name})")
             report += [f"{name}: {stats.documents} documents ({stats.empty} more with nothing to index, rejected as "
-                       f"the ingest Lambda rejects them), {stats.chunks} chunks; index {how}", ""]
+                       f"the ingest Lambda rejects them; {stats.glossaries} glossary files stored as its entries), "
+                       f"{stats.chunks} chunks; index {how}", ""]
             dump[f"{name}_index"] = asdict(stats)
             queries = pg_queries() if name == "pg" else golden_queries()
             kbs[name] = (conn, queries)

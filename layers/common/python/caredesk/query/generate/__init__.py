@@ -22,6 +22,7 @@ EXPORTS = {
     "Kind": "answers.question",
     "NUMBER_LIKE": "answers.question",
     "asked_kind": "answers.question",
+    "asked_parts": "answers.question",
     "asking_text": "answers.question",
     "holds_kind": "answers.question",
     "salient_terms": "answers.question",

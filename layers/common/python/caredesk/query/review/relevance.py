@@ -21,8 +21,10 @@ import numpy as np
 from caredesk.contracts import DraftSentence, Passage
 from caredesk.query.generate import (
     NUMBER_LIKE,
+    Kind,
     answer_units,
     asked_kind,
+    asked_parts,
     asking_text,
     holds_kind,
     load_models,
@@ -72,8 +74,8 @@ def relevance_failures(
         for index, cosine in zip(unshared, vectors[1:] @ vectors[0], strict=True):
             if float(cosine) < threshold:
                 failures[index] = "not_relevant:no_question_terms"
-    kind = asked_kind(question)
-    if kind in NUMBER_LIKE and not any(
+    kind = figure_asked(question)
+    if kind is not None and not any(
         holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
     ):
         failures.update({i: f"not_relevant:no_{kind.value}" for i in checked if i not in failures})
@@ -83,6 +85,18 @@ def relevance_failures(
     failures.update({i: "not_relevant:term_alone" for i in _terms_alone(sentences, checked, kept_items, described)
                      if i not in failures})
     return failures
+
+
+def figure_asked(question: str) -> Kind | None:
+    """The number-like kind the message asks for, or None. A message that asks several things, one of which
+    is not a figure ("What is template0 for, and when would I copy it?", "Is there a way to see which phase the
+    build is in and how far through the table it has got?"), is answered by a draft without that figure too."""
+    kind = asked_kind(question)
+    if kind not in NUMBER_LIKE:
+        return None
+    if any(asked_kind(part.own) not in NUMBER_LIKE for part in asked_parts(question)):
+        return None
+    return kind
 
 
 def _terms_alone(sentences: Sequence[DraftSentence], checked: Sequence[int], kept: Sequence[int],

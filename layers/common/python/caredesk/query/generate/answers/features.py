@@ -21,6 +21,7 @@ from caredesk.query.generate.answers.question import (
     Kind,
     asked_kind,
     asked_thing_of,
+    cued_kinds,
     holds_kind,
     salient_terms,
 )
@@ -68,6 +69,7 @@ class QuestionTerms:
     phrase: frozenset[str] = frozenset()  # the phrase naming the thing, with its qualifiers (thing_phrase_terms)
     priced: bool = False  # a price question asks what the thing costs (question.AskedThing.priced)
     quantities: tuple[Quantity, ...] = ()  # the figures the question gives of the asker's case (quantities.py)
+    cued: frozenset[Kind] = frozenset()  # number-like kinds its topic hints at besides `kind` (question.cued_kinds)
 
     @property
     def total(self) -> float:
@@ -165,6 +167,7 @@ def question_terms(
         phrase=frozenset(thing.phrase & weights.keys()) if thing else frozenset(),
         priced=bool(thing and thing.priced),
         quantities=question_quantities(question),
+        cued=cued_kinds(question),
     )
 
 

@@ -71,7 +71,8 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
     (Kind.AMOUNT, r"\bhow much\b|\b(what|how much) (do|will|would|should|must) (i|we) pay\b",
      r"\b(cost|costs|price|prices|fee|fees|charge|charges|charged|rate|rates|"
      r"tariff|expensive|cheap|rupees|inr|discount|refund amount|pay for|set me back|lose money|"
-     r"money back)\b|\b(do|will|would) (i|we) (have to |need to )?pay\b|\bpay (extra|more|anything|again)\b"),
+     r"money back)\b|\b(do|will|would) (i|we) (have to |need to )?pay\b|\bpay(ing)? (extra|more|anything|again)\b|"
+     r"\bwithout (paying|being charged|(a |any )?charge)\b"),
     (Kind.COUNT, r"\bhow many\b", r"\bnumber of\b|\blimit on\b|\bmaximum\b|\bat most\b"),
     (Kind.TIME, r"\b(what|which) time\b|\bhow (late|early)\b|\b(till|until|by) (what|when)\b|" + _ASKS_WHEN
      + r"|\bwhat days?\b|\bwhich days?\b",
@@ -97,6 +98,8 @@ _ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     tuple((kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS)
     + tuple((kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
 )
+_CUES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
 
 _CURRENCY = r"(?:inr|rs\.?|₹|rupees?|usd|\$|eur|€|£)"
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
@@ -148,6 +151,16 @@ def asked_kind(question: str) -> Kind:
         if pattern.search(asked):
             return kind
     return Kind.OTHER
+
+
+def cued_kinds(question: str) -> frozenset[Kind]:
+    """The number-like kinds the asking sentences hint at by a word of their topic, besides the kind they
+    ask for: "How late can I cancel without paying anything?" asks for a time and is about money, so the
+    row that states both ("24 hours or more before: Free") answers it, not a time alone ("within 48 hours")."""
+    asked = asking_text(question)
+    kind = asked_kind(question)
+    return frozenset(cued for cued, pattern in _CUES
+                     if cued is not kind and cued in NUMBER_LIKE and pattern.search(asked))
 
 
 def asking_text(question: str) -> str:
