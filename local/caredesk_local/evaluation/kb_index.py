@@ -16,6 +16,7 @@ from caredesk.glossary import glossary_digest, index_glossary
 from caredesk.glossary_format import is_glossary_key, parse_glossary
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.indexing import index_file
+from caredesk.tiers import tier_from_key
 
 from caredesk_local.evaluation.cases import REPO_ROOT
 
@@ -40,15 +41,19 @@ def index_kb(conn, embed: Embed, repo_root: Path = REPO_ROOT, *, target_words: i
     return total
 
 
+def index_glossary_file(conn, source: str, data: bytes, sequencer: str) -> None:
+    """Store one glossary.csv (`source` a kb/<tier>/ key) as the ingest Lambda would: parsed whole into the
+    tier's glossary entries, never chunked or searchable."""
+    index_glossary(conn, source=source, tier=tier_from_key(source).label, version_id=None,
+                   sequencer=sequencer, content_sha256=glossary_digest(data),
+                   entries=parse_glossary(data, name=source.rsplit("/", 1)[-1]))
+
+
 def _index_glossaries(conn, repo_root: Path) -> None:
     """Store every kb/<tier>/.../glossary.csv as the ingest Lambda would."""
     glossaries = [path for path in _kb_files(repo_root) if is_glossary_key(path.name)]
     for sequence, path in enumerate(glossaries, start=1):
-        data = path.read_bytes()
-        index_glossary(conn, source=path.relative_to(repo_root).as_posix(),
-                       tier=path.relative_to(repo_root / "kb").parts[0], version_id=None,
-                       sequencer=f"{sequence:08X}", content_sha256=glossary_digest(data),
-                       entries=parse_glossary(data, name=path.name))
+        index_glossary_file(conn, path.relative_to(repo_root).as_posix(), path.read_bytes(), f"{sequence:08X}")
 
 
 def _kb_files(repo_root: Path) -> list[Path]:

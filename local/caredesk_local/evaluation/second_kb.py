@@ -43,8 +43,8 @@ from caredesk import glossary_format as glossary_format_module
 from caredesk import ingest
 from caredesk import quotes as quotes_module
 from caredesk.errors import EmptyDocumentError
-from caredesk.glossary import Glossary, glossary_digest, index_glossary, load_glossary_or_empty
-from caredesk.glossary_format import is_glossary_key, parse_glossary
+from caredesk.glossary import Glossary, load_glossary_or_empty
+from caredesk.glossary_format import is_glossary_key
 from caredesk.ingest.chunking import DEFAULT_TARGET_WORDS
 from caredesk.ingest.convert import convert_document
 from caredesk.ingest.indexing import index_file
@@ -67,6 +67,7 @@ from caredesk.tiers import Tier
 
 from caredesk_local.evaluation.cases import REPO_ROOT
 from caredesk_local.evaluation.direct_steps import answer_case, caller_tier, facts_present, search_text
+from caredesk_local.evaluation.kb_index import index_glossary_file
 
 LOG = logging.getLogger("caredesk.eval.second_kb")
 
@@ -239,9 +240,7 @@ def index_documents(conn, documents: Sequence[Document], embed: Embed) -> IndexS
     chunks_total = embedded = empty = glossaries = 0
     for sequence, document in enumerate(documents, start=1):
         if is_glossary_key(document.source):
-            index_glossary(conn, source=document.source, tier=document.source.split("/")[1], version_id=None,
-                           sequencer=f"{sequence:08X}", content_sha256=glossary_digest(document.data),
-                           entries=parse_glossary(document.data, name=document.filename))
+            index_glossary_file(conn, document.source, document.data, f"{sequence:08X}")
             glossaries += 1
             continue
         try:

@@ -94,12 +94,11 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
     (Kind.YESNO, _NEVER, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
      r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
 )
-_ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
-    tuple((kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS)
-    + tuple((kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
-)
 _CUES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
+_ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    tuple((kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS) + _CUES
+)
 
 _CURRENCY = r"(?:inr|rs\.?|₹|rupees?|usd|\$|eur|€|£)"
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
