@@ -22,7 +22,10 @@ profiles them; docs/benchmarks.md has the numbers):
   execution is announced with its status and output (`ExecutionEnds.wait`), as StartSyncExecution
   answers, so the local API replies as soon as it ends, without another round trip.
 - its Lambda Task states called moto's own Lambda service over HTTP: here they call its backend in
-  this process (caredesk_local.in_process_services: the same lookup, runtime and response shape).
+  this process (caredesk_local.in_process_services: the same lookup, runtime and response shape);
+- it appends every thread it starts (one per execution, one per Task state) to a module-level list and
+  never removes one: six threads an /ask of ~2.1 KB each, without bound in a long-running stack. Here the
+  finished ones are dropped whenever an execution ends (`forget_finished_threads`).
 
 It also installs caredesk_local.distributed_map, which makes moto's Distributed Map behave as AWS's.
 
@@ -68,6 +71,8 @@ PARSED_PATHS = 4096  # distinct JSONPath strings kept parsed: a definition has t
 CLIENT_FACTORY_MODULE = "moto.stepfunctions.parser.asl.utils.boto_client"
 # Imports the factory by name for the Lambda Task states: must be among the modules patched.
 LAMBDA_TASK_MODULE = "moto.stepfunctions.parser.asl.component.state.exec.state_task.lambda_eval_utils"
+# Holds every thread the interpreter started; nothing in moto reads it.
+STARTED_THREADS_MODULE = "moto.stepfunctions.parser.utils"
 
 
 class StateMachineSeamMovedError(RuntimeError):
@@ -80,6 +85,15 @@ def check_seams() -> None:
     for module_name in JSON_COPYING_MODULES:
         if getattr(importlib.import_module(module_name), "copy", None) is not copy:
             raise StateMachineSeamMovedError(f"moto seam {module_name}.copy is not the copy module: {remedy}")
+    if not isinstance(getattr(importlib.import_module(STARTED_THREADS_MODULE), "TMP_THREADS", None), list):
+        raise StateMachineSeamMovedError(f"moto seam {STARTED_THREADS_MODULE}.TMP_THREADS is not a list: {remedy}")
+
+
+def forget_finished_threads(threads: list[threading.Thread]) -> None:
+    """Drops the threads that have ended from moto's list of started threads (the list object is kept:
+    the interpreter's modules imported it by name). A thread appended meanwhile may be dropped too, which
+    costs nothing: the list is only ever appended to."""
+    threads[:] = [thread for thread in threads if thread.is_alive()]
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
@@ -190,12 +204,14 @@ class StateMachineRuntime:
 
         terminated = BaseExecutionWorkerCommunication.terminated
         ends = self.ends
+        started_threads = importlib.import_module(STARTED_THREADS_MODULE).TMP_THREADS
 
         def announced(communication: Any) -> None:
             try:
                 terminated(communication)  # sets the status and output DescribeExecution reports
             finally:
                 ends.announce(communication.execution.exec_arn, ended(communication.execution))
+                forget_finished_threads(started_threads)
 
         # First, so the ItemReader's module is imported and its client factory shared like the Task states'.
         self.distributed_map.install()

@@ -45,6 +45,17 @@ def test_answered_question_cites_and_audits_every_step(live_stack):
     assert [c["chunk_id"] for c in trace[-1]["citations"]] == [c["chunk_id"] for c in reply["citations"]]
 
 
+def test_the_interpreter_keeps_no_thread_of_an_execution_that_ended(live_stack):
+    """moto lists every thread its interpreter starts (an execution's, each Task state's) and never drops
+    one; the runtime forgets the finished ones, so a long-running stack does not grow with every /ask."""
+    from moto.stepfunctions.parser.utils import TMP_THREADS
+
+    for _ in range(6):
+        status, reply = live_stack.ask("How much do I pay to see a skin doctor?")
+        assert status == 200 and reply["outcome"] == "answered"
+    assert sum(1 for thread in TMP_THREADS if not thread.is_alive()) <= 6  # one execution's, not six
+
+
 def test_out_of_scope_question_abstains_after_retrieve(live_stack):
     status, reply = live_stack.ask("Who won the football world cup in 2014?")
     assert status == 200 and reply["outcome"] == "abstained"

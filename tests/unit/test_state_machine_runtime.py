@@ -165,3 +165,19 @@ def test_each_jsonpath_is_parsed_once_until_uninstalled():
     finally:
         runtime.uninstall()
     assert [module.parse for module in modules] == originals
+
+
+def test_finished_threads_are_forgotten_and_the_list_object_kept():
+    from caredesk_local.state_machine_runtime import forget_finished_threads
+
+    finished = threading.Thread(target=lambda: None)
+    finished.start()
+    finished.join()
+    release = threading.Event()
+    running = threading.Thread(target=release.wait, daemon=True)
+    running.start()
+    threads = [finished, running, finished]
+    kept = threads
+    forget_finished_threads(threads)
+    release.set()
+    assert kept is threads and threads == [running]
