@@ -254,3 +254,11 @@ def test_the_question_side_rules_also_stop_the_lookup(cache):
 
 def test_the_approved_answer_itself_may_be_stored():
     assert store_refusal(guard(), retrieved(), drafted(), reviewed()) is None
+
+
+def test_context_the_reviewer_left_out_does_not_stop_storing_but_a_removed_answer_sentence_does():
+    context = {"sentence": "Later cancellations cost INR 200.", "reason": "not_relevant:no_question_terms",
+               "context": True}
+    assert store_refusal(guard(), retrieved(), drafted(), reviewed(removed=[context])) is None
+    answer_removed = {**context, "context": False}
+    assert store_refusal(guard(), retrieved(), drafted(), reviewed(removed=[answer_removed])) == "verdict approved"

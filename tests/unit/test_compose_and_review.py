@@ -212,3 +212,47 @@ def test_threshold_calibration_takes_the_middle_of_the_gap_and_fails_on_overlap(
     assert high < threshold < low
     with pytest.raises(ReviewCalibrationError, match="overlap"):
         choose_semantic_threshold(supported, [0.95] * 20)
+
+
+def test_an_answer_is_followed_by_the_rest_of_the_top_ranked_section_as_context(embedder):
+    """The top-ranked passage (CANCEL) is quoted after the answer, every unit once, in document order, marked
+    as context; the answer itself comes first and is not marked."""
+    draft = compose("how much does a heart specialist consultation cost", [CANCEL, FEES], embedder.embed)
+    answering = [s for s in draft if not s.context]
+    context = [s for s in draft if s.context]
+    assert answering and answering[0].text.startswith("A cardiology consultation costs")
+    assert draft[: len(answering)] == answering  # context only after the answer
+    assert [s.text for s in context] == [
+        "Cancelling at least 24 hours before the appointment is free of charge.", "Later cancellations cost INR 200."]
+    assert all(s.chunk_ids == [CANCEL.chunk_id] for s in context)
+
+
+def test_the_rest_of_a_table_whose_row_answers_is_not_added(embedder):
+    draft = compose("How much does it cost to see a cardiologist?", [FEE_TABLE, VIDEO_FEE], embedder.embed)
+    assert draft[0].text == CARDIOLOGY_ROW
+    assert not any(s.text.startswith(("Dermatology", "Pediatrics", "Orthopedics")) for s in draft)
+
+
+def _context(text: str, chunk_id: str) -> DraftSentence:
+    return DraftSentence(text=text, chunk_ids=[chunk_id], context=True)
+
+
+def test_context_never_rescues_an_answer_the_review_emptied(embedder):
+    wrong = DraftSentence(text="A cardiology consultation costs INR 100.", chunk_ids=[FEES.chunk_id])
+    context = _context("Payment is collected at the front desk before the consultation.", FEES.chunk_id)
+    outcome = review_draft([wrong, context], [FEES], embedder.embed)
+    assert outcome.kept == []
+    assert [(r.reason, r.context) for r in outcome.removed][-1] == ("no_answer_kept", True)
+
+
+def test_context_is_judged_apart_and_its_unsafe_sentence_is_dropped_without_a_handover(embedder):
+    good = DraftSentence(text=FEES.body.split(". ")[0] + ".", chunk_ids=[FEES.chunk_id])
+    kept_context = _context("Payment is collected at the front desk before the consultation.", FEES.chunk_id)
+    unsafe = _context("You can stop taking your blood pressure tablets before the consultation.", FEES.chunk_id)
+    outcome = review_draft([good, kept_context, unsafe], [FEES], embedder.embed)
+    assert outcome.kept == [good, kept_context]
+    assert not outcome.safety_failure
+    assert [(r.reason, r.context) for r in outcome.removed] == [("screen:medical_instruction", True)]
+    # the same sentence as part of the answer hands the reply over
+    as_answer = DraftSentence(text=unsafe.text, chunk_ids=unsafe.chunk_ids)
+    assert review_draft([good, as_answer], [FEES], embedder.embed).safety_failure

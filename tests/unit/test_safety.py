@@ -63,6 +63,24 @@ def test_a_medicine_taken_with_another_is_an_interaction_question(text, fires):
     assert (hit is not None and hit.rule == "sensitive.medication_interaction") is fires
 
 
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("My doctor put me on antidepressants but I want to come off them this week. Is that safe?", True),
+        ("I'm thinking of coming off my blood pressure tablets", True),
+        ("Can I wean myself off the steroids early?", True),
+        ("Can my son get off the insulin once he loses weight?", True),
+        ("Does the discount come off the fee?", False),
+        ("Does 10% come off the medicines bill?", False),
+        ("Does the senior discount come off the price of medicines at the pharmacy?", False),
+        ("Can I get off the bus at the Lakeside stop?", False),
+    ],
+)
+def test_coming_off_a_medicine_is_a_medication_decision(text, fires):
+    hit = rule(text)
+    assert (hit is not None and hit.rule == "sensitive.medication_decision") is fires
+
+
 def test_crisis_outranks_emergency_and_sensitive():
     assert rule("I have chest pain and I want to kill myself").family is SafetyFamily.CRISIS
 

@@ -15,7 +15,8 @@ and trailing `?.!` ignored). The key never holds the question; the item holds on
   old one's answers.
 
 **What is stored** (`store_refusal`): only a reply the reviewer approved unchanged (`answered`,
-verdict `approved`, nothing removed, at least one citation); never "I do not know", an error, a
+verdict `approved`, nothing removed from the answer, at least one citation; context the reviewer left out
+of the reply, `Removal.context`, is not a change to the answer); never "I do not know", an error, a
 block, crisis or handover, anything about an appointment record (ids asked, named in the question
 or answer, or appointment facts: those are per caller and change without an ingest), and never a
 turn whose meaning depends on the conversation (`caredesk.query.guard.followup` decided it is a follow-up, or
@@ -116,7 +117,7 @@ def store_refusal(guard: GuardResult, retrieve: RetrieveResult, generate: Genera
         return "no knowledge version recorded"
     if reply.outcome is not Outcome.ANSWERED:
         return f"outcome {reply.outcome.value}"
-    if review.verdict is not Verdict.APPROVED or review.removed:
+    if review.verdict is not Verdict.APPROVED or any(not removal.context for removal in review.removed):
         return f"verdict {review.verdict.value}"
     if generate.appointment_facts or generate.appointment_ids_asked or find_appointment_ids(reply.answer):
         return "about an appointment record"

@@ -65,6 +65,7 @@ class Citation(_Model):
 class Removal(_Model):
     sentence: str
     reason: str
+    context: bool = False  # the sentence was quoted for context (DraftSentence.context), not as the answer
 
 
 class ReviewSummary(_Model):
@@ -161,6 +162,9 @@ class RetrieveResult(_Model):
 class DraftSentence(_Model):
     text: str
     chunk_ids: list[str]
+    # Quoted for context, not as the answer: the rest of the top-ranked section after the composer's
+    # picks. The reviewer judges it only once an answering sentence has passed, and on its own.
+    context: bool = False
 
 
 class AppointmentFact(_Model):

@@ -281,7 +281,14 @@ RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
             r"|\b" + _MEDICINE + r"\b[^.?!]{0,60}?\b(?:rather not|don't want to|do not want to|not going to) take "
             r"(?:it|them)\b"
             r"|\b" + _MEDICINE + r"\b[^.?!]{0,60}?\b(?:rather|want to|going to|planning to|thinking of) "
-            r"(?:stop|stopping|quit|quitting|drop|dropping) (?:it|them)\b",
+            r"(?:stop|stopping|quit|quitting|drop|dropping|come off|coming off|get off|getting off|go off|going off|"
+            r"wean (?:myself )?off|weaning (?:myself )?off) (?:it|them)\b"
+            # "come off / wean myself off the antidepressants": stopping a medicine, in other words
+            r"|\b(?:come|coming|came|get|getting|go|going|wean|weaning)\s+(?:myself\s+|him\s+|her\s+)?off\s+"
+            r"(?:the\s+|these\s+|those\s+|my\s+|his\s+|her\s+)?"
+            r"(?:(?!(?:price|prices|cost|costs|bill|fee|fees|charge|charges|rate|of)\b)\w+\s+){0,2}" + _MEDICINE
+            # ... but not money off a medicine's bill ("10% comes off the medicines bill")
+            + r"\b(?!\s+(?:bills?|prices?|costs?|fees?|charges?|rates?|counter|list|discount)\b)",
         ),
         (
             "medication_decision",

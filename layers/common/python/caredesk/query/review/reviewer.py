@@ -28,6 +28,7 @@ from caredesk.text import content_words, numbers_in
 
 LEXICAL_SUPPORT = 0.8
 SAFETY_REASONS = frozenset({"medical_instruction", "medical_claim"})
+NO_ANSWER_KEPT = "no_answer_kept"  # why a context sentence is left out when no answering sentence passed
 CALIBRATION_PATH = Path(__file__).with_name("review_calibration.json")
 # Supported sentences must score above the unsupported ones for the bulk of both sets.
 SUPPORTED_PERCENTILE = 5
@@ -60,9 +61,38 @@ def review_draft(
     """Keep the sentences that pass every check; remove the others with the first failing reason.
 
     With `question`, a sentence that passes the support checks must also address it
-    (caredesk.query.review.relevance)."""
+    (caredesk.query.review.relevance). Context sentences (`DraftSentence.context`) are judged after the
+    answering ones and apart from them, so they neither rescue an answer the checks emptied nor change
+    which answering sentences pass; once no answering sentence is kept they are removed unread, and one
+    that fails a safety check is removed without turning the reply into a handover (it is not the answer)."""
     threshold = semantic_support_threshold() if semantic_threshold is None else semantic_threshold
     embed = _memoised(embed)  # sentences citing the same chunk embed its units once
+    answering = [s for s in sentences if not s.context]
+    context = [s for s in sentences if s.context]
+    checked = _review(answering, passages, embed, threshold, question, relevance_threshold, related)
+    if not context:
+        return checked
+    if not checked.kept or checked.safety_failure:
+        unread = [Removal(sentence=s.text, reason=NO_ANSWER_KEPT, context=True) for s in context]
+        return ReviewOutcome(kept=checked.kept, removed=checked.removed + unread, safety_failure=checked.safety_failure)
+    beside = _review(context, passages, embed, threshold, question, relevance_threshold, related, context=True)
+    return ReviewOutcome(kept=checked.kept + beside.kept, removed=checked.removed + beside.removed,
+                         safety_failure=False)
+
+
+def _review(
+    sentences: Sequence[DraftSentence],
+    passages: Sequence[Passage],
+    embed: Embed,
+    threshold: float,
+    question: str | None,
+    relevance_threshold: float | None,
+    related: Related | None,
+    *,
+    context: bool = False,
+) -> ReviewOutcome:
+    """`review_draft`'s checks on one group of sentences. A safety failure among answering sentences hands
+    the reply over, so their relevance no longer matters; context sentences are always checked for it."""
     retrieved = {p.chunk_id: p for p in passages}
     supported: list[DraftSentence] = []
     removed: list[Removal] = []
@@ -72,15 +102,16 @@ def review_draft(
         if reason is None:
             supported.append(sentence)
             continue
-        removed.append(Removal(sentence=sentence.text, reason=reason))
+        removed.append(Removal(sentence=sentence.text, reason=reason, context=context))
         safety_failure = safety_failure or reason.split(":", 1)[-1] in SAFETY_REASONS
     kept = supported
-    if question is not None and not safety_failure:
+    if question is not None and (context or not safety_failure):
         cut = relevance_threshold if relevance_threshold is not None else relevance_cosine_threshold()
         failures = relevance_failures(question, supported, passages, embed, cut, related)
         kept = [s for i, s in enumerate(supported) if i not in failures]
-        removed += [Removal(sentence=supported[i].text, reason=reason) for i, reason in sorted(failures.items())]
-    return ReviewOutcome(kept=kept, removed=removed, safety_failure=safety_failure)
+        removed += [Removal(sentence=supported[i].text, reason=reason, context=context)
+                    for i, reason in sorted(failures.items())]
+    return ReviewOutcome(kept=kept, removed=removed, safety_failure=safety_failure and not context)
 
 
 def semantic_support(sentence: str, cited_bodies: Sequence[str], embed: Embed) -> float:

@@ -70,7 +70,8 @@ def run_review(
     elif checked.kept or facts:
         outcome = Outcome.ANSWERED
         answer, citations = render_answer([f.sentence for f in facts], checked.kept, passages)
-        verdict = Verdict.REVISED if checked.removed else Verdict.APPROVED
+        # Context the reviewer left out does not revise the answer.
+        verdict = Verdict.REVISED if any(not r.context for r in checked.removed) else Verdict.APPROVED
     else:
         outcome, answer, citations = Outcome.ABSTAINED, i_do_not_know(nearest_topic(passages)), []
         verdict = Verdict.REJECTED
@@ -106,7 +107,7 @@ def run_review(
             masked_query=guard.masked_query,
             citations=[c.model_dump() for c in citations],
             scores={"kept": float(len(checked.kept)), "removed": float(len(checked.removed))},
-            flags=[f"removed:{r.reason}" for r in checked.removed]
+            flags=[f"removed:{'context:' if r.context else ''}{r.reason}" for r in checked.removed]
             + ([f"generator:{draft.abstention}"] if draft.abstention else []),
             details={"verdict": verdict.value, "latency_ms": reply.latency_ms},
         )

@@ -22,6 +22,12 @@
    its section that score close to it for that part (PART_SECTION_DELTA).
 5. The decision model then says whether this is an answer at all (`decision`, on the whole question);
    if not, the draft is empty and the reply is "I do not know".
+6. An answer is followed by the rest of the top-ranked retrieved section, marked as context
+   (`top_section_rest`): retrieval ranks sections with the full text of the question, which the unit
+   model weighs only in part, and quoting that section whole is the baseline the composer must not lose
+   to (docs/grounded-answers.md, nineteenth round). Its table rows stay out when the answer quotes a
+   row of that table (the question named its row). The reviewer judges context sentences apart from the
+   answer and only once an answering sentence has passed.
 
 A table row shows only the columns the question names (all of them when it names none), so a question
 about Sunday hours is not answered with a branch's every column. Text is quoted without Markdown
@@ -133,7 +139,20 @@ def compose_answer(
     decision = decider.decide(decision_signals(scored, chosen, terms, passages))
     if not decision.answer:
         return Composition([], decision)
-    return Composition(render(with_parts(chosen, parts, passages, unit_vectors, scorer), terms), decision)
+    answer = with_parts(chosen, parts, passages, unit_vectors, scorer)
+    sentences = render(answer, terms)
+    return Composition(sentences + render(top_section_rest(found, answer), terms, context=True, quoted=sentences),
+                       decision)
+
+
+def top_section_rest(found: Sequence[Candidate], chosen: Sequence[Candidate]) -> list[Candidate]:
+    """The top-ranked retrieved section's units the answer does not quote, in document order. Its table
+    rows are left out when the answer quotes one of them: "the cardiology fee" is one row, not the table."""
+    quoted = {(c.unit.chunk_id, c.unit.position) for c in chosen}
+    row_quoted = any(c.passage_rank == 0 and c.unit.row is not None for c in chosen)
+    rest = [c for c in found if c.passage_rank == 0 and (c.unit.chunk_id, c.unit.position) not in quoted
+            and not (row_quoted and c.unit.row is not None)]
+    return sorted(rest, key=lambda c: c.unit.position)
 
 
 def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Candidate]]:
@@ -341,18 +360,24 @@ def _figure_excluded(candidate: Candidate, chosen: Sequence[Candidate], terms: Q
         c.unit.chunk_id == candidate.unit.chunk_id and _figure_fit(c, terms)[0] for c in chosen)
 
 
-def render(chosen: Sequence[Candidate], terms: QuestionTerms) -> list[DraftSentence]:
+def render(chosen: Sequence[Candidate], terms: QuestionTerms, *, context: bool = False,
+           quoted: Sequence[DraftSentence] = ()) -> list[DraftSentence]:
+    """The draft sentences of `chosen` (marked `context` when they are), none repeating one of `quoted`."""
     draft: list[DraftSentence] = []
+    said = {s.text for s in quoted}
     for candidate in chosen:
         unit = candidate.unit
         cited = [unit.chunk_id]
-        for context in (unit.term, unit.lead_in):
+        for about in (unit.term, unit.lead_in):
             # What the unit is about, quoted once before the first unit under it.
-            if context and not any(s.text == plain(context) for s in draft):
-                draft.append(DraftSentence(text=plain(context), chunk_ids=cited))
+            if about and plain(about) not in said:
+                draft.append(DraftSentence(text=plain(about), chunk_ids=cited, context=context))
+                said.add(plain(about))
         shown = asked_columns(unit.row.label, unit.row.pairs, terms) if unit.row else None
         text = plain(unit.row.render(shown) if unit.row else unit.text)
-        draft.append(DraftSentence(text=text, chunk_ids=cited))
+        if text not in said:
+            draft.append(DraftSentence(text=text, chunk_ids=cited, context=context))
+            said.add(text)
     return draft
 
 
