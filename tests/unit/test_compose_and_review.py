@@ -256,3 +256,23 @@ def test_context_is_judged_apart_and_its_unsafe_sentence_is_dropped_without_a_ha
     # the same sentence as part of the answer hands the reply over
     as_answer = DraftSentence(text=unsafe.text, chunk_ids=unsafe.chunk_ids)
     assert review_draft([good, as_answer], [FEES], embedder.embed).safety_failure
+
+
+def test_context_sharing_no_question_word_is_removed_without_being_embedded(embedder):
+    """An answering sentence with no question word may still pass on its cosine; context may not, and is never
+    embedded for it (that cost ~20 ms of CPU an /ask)."""
+    embedded: list[str] = []
+
+    def counting(texts):
+        embedded.extend(texts)
+        return embedder.embed(texts)
+
+    question = "How much does a cardiology consultation cost?"
+    good = DraftSentence(text=FEES.body.split(". ")[0] + ".", chunk_ids=[FEES.chunk_id])
+    shares_a_word = _context("Later cancellations cost INR 200.", CANCEL.chunk_id)
+    elsewhere = _context("Cancelling at least 24 hours before the appointment is free of charge.", CANCEL.chunk_id)
+    outcome = review_draft([good, shares_a_word, elsewhere], [FEES, CANCEL], counting, question=question)
+    assert outcome.kept == [good, shares_a_word]
+    removed = {r.sentence: (r.reason, r.context) for r in outcome.removed}
+    assert removed[elsewhere.text] == ("not_relevant:no_question_terms", True)
+    assert not any(elsewhere.text in text for text in embedded)

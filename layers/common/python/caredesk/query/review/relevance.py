@@ -44,9 +44,12 @@ def relevance_failures(
     embed: Embed,
     threshold: float,
     related: Related | None = None,
+    *,
+    cosine_rescues: bool = True,
 ) -> dict[int, str]:
     """index -> reason for each sentence that does not address the question (checked sentences only:
-    a sentence that cites nothing retrieved is left to the support checks)."""
+    a sentence that cites nothing retrieved is left to the support checks). With `cosine_rescues` off, a
+    sentence sharing no question term fails without being embedded."""
     headings = {p.chunk_id: p.heading for p in passages}
     checked = [i for i, s in enumerate(sentences) if s.chunk_ids and all(c in headings for c in s.chunk_ids)]
     if not checked or not question.strip():
@@ -69,7 +72,9 @@ def relevance_failures(
         if not any(mentions(form, words) for forms in expanded.values() for form in forms):
             unshared[index] = reading
     failures: dict[int, str] = {}
-    if unshared:
+    if unshared and not cosine_rescues:
+        failures.update({index: "not_relevant:no_question_terms" for index in unshared})
+    elif unshared:
         vectors = embed([question, *unshared.values()])
         for index, cosine in zip(unshared, vectors[1:] @ vectors[0], strict=True):
             if float(cosine) < threshold:

@@ -92,7 +92,8 @@ def _review(
     context: bool = False,
 ) -> ReviewOutcome:
     """`review_draft`'s checks on one group of sentences. A safety failure among answering sentences hands
-    the reply over, so their relevance no longer matters; context sentences are always checked for it."""
+    the reply over, so their relevance no longer matters; context sentences are always checked for it, and
+    one that shares no question word (with its section heading) is removed without a cosine check."""
     retrieved = {p.chunk_id: p for p in passages}
     supported: list[DraftSentence] = []
     removed: list[Removal] = []
@@ -107,7 +108,9 @@ def _review(
     kept = supported
     if question is not None and (context or not safety_failure):
         cut = relevance_threshold if relevance_threshold is not None else relevance_cosine_threshold()
-        failures = relevance_failures(question, supported, passages, embed, cut, related)
+        # Context must share a question word: embedding it to rescue it by cosine cost ~20 ms of CPU an
+        # /ask for two answers in 413 (docs/grounded-answers.md, nineteenth round).
+        failures = relevance_failures(question, supported, passages, embed, cut, related, cosine_rescues=not context)
         kept = [s for i, s in enumerate(supported) if i not in failures]
         removed += [Removal(sentence=supported[i].text, reason=reason, context=context)
                     for i, reason in sorted(failures.items())]
