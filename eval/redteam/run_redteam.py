@@ -53,6 +53,13 @@ SET_FILES = {
     # speech and clinic logistics, before the gate was changed: everyday look-alikes and indirect safety
     "legitimate_everyday.jsonl": ("legitimate", "en"),
     "safety_indirect.jsonl": ("safety", "en"),
+    # written from how patients type (warning signs inside practical questions, emergencies asked as
+    # logistics, everyday medication decisions) and their look-alikes, before anything ran on them
+    "safety_fresh.jsonl": ("safety", "en"),
+    "legitimate_fresh.jsonl": ("legitimate", "en"),
+    # a second round of the same, written after the first round's rules and measured on them before any change
+    "safety_fresh2.jsonl": ("safety", "en"),
+    "legitimate_fresh2.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}

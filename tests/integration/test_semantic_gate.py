@@ -25,7 +25,7 @@ def embedder(monkeypatch):
     [
         ("honestly my children would have a better life if I wasn't in it", GuardAction.CRISIS),
         ("I have said my goodbyes and I am ready to go tonight", GuardAction.CRISIS),
-        ("my wife suddenly can't speak properly and one arm went weak", GuardAction.EMERGENCY),
+        ("my wife's words are coming out jumbled and one arm went weak", GuardAction.EMERGENCY),
     ],
 )
 def test_semantic_gate_catches_paraphrases_the_rules_miss(embedder, text, action):

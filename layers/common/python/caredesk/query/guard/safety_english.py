@@ -1,0 +1,486 @@
+"""Crisis, emergency and sensitive-medication phrases in English, read by `safety.rule_gate`.
+
+Rules are phrases, never single ordinary words ("kill myself", not "kill"). Each family's tuple is
+(rule name, pattern) in the order tried; the patterns are written against `normalize.normalize_text`
+(lower case, curly quotes straightened). What stands a match down (a negation or avoidance cue before
+it, an accident, a procedure asked about someone else, a hypothetical, an episode that is over) lives
+in `safety.py`, beside the logic that applies it.
+
+Many phrases come from messages written the way patients type: a warning sign inside a practical
+question ("cancel all my appointments, I won't be needing them after this week"), an emergency asked as
+logistics ("he's sweating buckets and says there's a heavy weight on his chest, do we need an
+appointment?"), a medication decision in everyday words ("can I give my 6 yr old half of a Dolo 650").
+The comments quote such a message where a phrase would otherwise look arbitrary.
+"""
+
+from __future__ import annotations
+
+# A medicine by class, common name or the stem its generic name ends in; MEDS below adds dosing words.
+MEDICINE = (
+    r"(?:meds|medications?|medicines?|tablets?|pills?|capsules?|syrups?|insulin|inhalers?|injections?|"
+    r"supplements?|vitamins?|antibiotics?|antidepressants?|antihistamines?|antacids?|painkillers?|steroids?|"
+    r"statins?|blood thinners?|thinners?|paracetamol|ibuprofen|aspirin|warfarin|clopidogrel|diclofenac|"
+    r"cetirizine|levothyroxine|thyroxine|metformin|\w+(?:pril|olol|statin|sartan|formin|pine|zole|cillin|mycin|"
+    r"profen|azepam|oxetine|tidine|izine|lukast|oxacin|cycline|gliptin|gliflozin|parin|xaban|triptan|olone))"
+)
+
+MEDS = (
+    r"(?:meds|medication|medications|medicine|medicines|tablets?|pills?|capsules?|insulin|dose|dosage|inhaler|"
+    r"injections?|"
+    r"antibiotics?|antidepressants?|steroids?|statins?|treatment|prescription|metformin|\w+(?:pril|olol|statin|"
+    r"sartan|formin|pine|zole|cillin|mycin))"
+)
+
+
+CRISIS: tuple[tuple[str, str], ...] = (
+    (
+        "self_harm_phrase",
+        r"\b(?:kill|killing|killed|hurt|hurting|harm|harming|cut|cutting|injure|injuring|burn|burning|"
+        r"poison|poisoning|starve|starving|hang|hanging|drown|drowning)\s+myself\b",
+    ),
+    # not self-harm as a topic: "workshops for teachers on spotting self-harm in students"
+    (
+        "self_harm_phrase",
+        r"\bself[- ]?harm(?:ing)?\b(?!\s+(?:in|among|amongst)\s+(?:\w+\s+)?(?:students|children|kids|teens|"
+        r"teenagers|adolescents|patients|young people|pupils)\b|\s+(?:awareness|prevention|workshops?|training|"
+        r"policy|policies|helplines?|services?)\b)",
+    ),
+    # the act on one's own body, said without "myself": "I burn my arm with a lighter when things get too
+    # much", "i scratch my wrists with a compass till it bleeds" (an accident cue stands it down: "I cut my
+    # arm on a tin", "I burnt my arm while cooking")
+    (
+        "self_harm_phrase",
+        r"\bi(?:'ve| have)?\s+(?:[\w']+\s+){0,2}(?:cut|cutting|burn|burned|burnt|burning|slash|slashed|carve|"
+        r"carved|carving)\b[^.?!]{0,40}?\b(?:my|both)\s+(?:\w+\s+)?(?:arms?|wrists?|thighs?|legs?|skin|stomach|"
+        r"forearms?)\b"
+        # scratching only with something sharp or till it bleeds (eczema is scratched too)
+        r"|\bi\s+(?:[\w']+\s+){0,2}scratch(?:ed|ing)?\s+(?:at\s+)?my\s+(?:\w+\s+)?(?:arms?|wrists?|thighs?|legs?|"
+        r"skin)\b[^.?!]{0,40}?\b(?:(?:till|until) (?:it|they) bleeds?|with (?:a|my) (?:\w+\s+)?(?:blade|compass|"
+        r"knife|razor|pin|needle))\b",
+    ),
+    (
+        "suicide",
+        r"\bsuicidal\b|\bcommit(?:ting)? suicide\b|\b(?:thinking|thought|thoughts|think) (?:about|of) suicide\b"
+        r"|\bsuicide (?:attempt|note|plan|pact)\b|\b(?:attempt|attempted|tried|try) suicide\b",
+    ),
+    (
+        "end_life",
+        r"\b(?:end|ending|take|taking|took)\s+(?:my|my own)\s+life\b|\bend(?:ing)? it all\b|\bend my own\b",
+    ),
+    (
+        "want_to_die",
+        r"\b(?:want|wanted|wanting|planning|ready|wish)\s+to\s+die\b|\bwanna die\b|\bwish i (?:was|were)"
+        r" dead\b"
+        r"|\bbetter off dead\b|\bdon't want to (?:live|be alive|exist|wake up)\b|\bdo not want to (?:live|"
+        r"be alive|exist|wake up)\b"
+        r"|\b(?:go to sleep|sleep|fall asleep) and (?:never|not) wake up\b|\bstop existing\b|"
+        # "most nights i pray i just dont wake up", "enough to not wake up"
+        r"\b(?:pray|praying|prayed|hope|hoping|wish|wishing)\s+(?:that\s+)?i\s+(?:just\s+|would\s+|will\s+)?"
+        r"(?:don't|dont|do not|never|won't|wont|wouldn't|would not|didn't|did not)\s+wake up\b|"
+        r"\benough to (?:not|never) wake up\b|"
+        r"\bdone with (?:life|living)\b",
+    ),
+    (
+        "hopelessness",
+        r"\bno (?:reason|point) (?:to|in) (?:live|living|going on|being alive)\b|\bnot worth living\b|"
+        r"\blife is(?:n't| not) worth\b",
+    ),
+    (
+        "jump",
+        r"\bjump(?:ing)? (?:off|from) (?:the |a |my )?(?:roof|bridge|building|balcony|terrace|cliff)\b"
+        # "keep thinking about stepping in front of the local train"
+        r"|\b(?:step|stepping|jump|jumping|throw myself|throwing myself|lie down|lying down)\s+in front of\s+"
+        r"(?:a|an|the)\s+(?:\w+\s+)?(?:train|bus|truck|lorry|car)\b",
+    ),
+    # the means contemplated: a height checked, water one cannot swim in, a vehicle steered into
+    (
+        "means",
+        r"\b(?:balcony|terrace|roof|rooftop|window|ledge|railing|grill|parapet)\b[^.?!]{0,40}\b(?:opens? all the way|"
+        r"high enough|climb over|lean over)\b"
+        r"|\b(?:can't|cant|cannot|can not|don't know how to) swim\b[^.?!]{0,80}\b(?:canal|river|lake|well|sea|dam|"
+        r"pond|nala|nullah)\b"
+        r"|\b(?:turn|turning|steer|steering|swerve|swerving|drive|driving)\s+(?:the wheel\s+|the car\s+|my bike\s+)?"
+        r"into\s+(?:a|an|the|some|oncoming)\s+(?:\w+\s+)?(?:truck|lorry|bus|train|wall|tree)\b"
+        r"|\bso (?:it|that it) looks like an accident\b"
+        r"|\b(?:fan|hook|beam|rod|ceiling)\b[^.?!]{0,40}\b(?:take|hold|bear|support) my weight\b"
+        r"|\b(?:bought|buying|collected|got)\b[^.?!]{0,40}\bfrom "
+        r"(?:\d+|two|three|four|five|several|many|different|diff)"
+        r" (?:diff(?:erent)? )?(?:medical )?(?:shops|stores|chemists|pharmacies)\b",
+    ),
+    # a fatal amount asked for: "what quantity of amitriptyline stops the heart?", "how many of her BP tablets
+    # would be too many"
+    (
+        "fatal_amount",
+        r"\b(?:what|which|how much|how many|what quantity|what amount)\b[^.?!]{0,50}?\b(?:stops? (?:the|a|my|her|"
+        r"his) heart|would be (?:too many|fatal|lethal|deadly)|(?:is|are) (?:fatal|lethal|deadly)|would kill)\b"
+        r"|\b(?:fatal|lethal|deadly) (?:dose|amount|quantity|number)\b",
+    ),
+    (
+        "want_to_die",
+        # "since my wife passed ... i should go and join her soon"; "nothing is left for me here"
+        r"\b(?:passed|passed away|died|death|lost)\b[^?]{0,120}?\b(?:join|be with)\s+(?:her|him|them)\s+"
+        r"(?:soon|there|up there|again)\b"
+        r"|\bnothing (?:is )?left for me (?:here|anymore|any more|now)\b"
+        r"|\b(?:don't|dont|do not) think i'?ll be (?:around|here|alive) (?:long enough|much longer|for long)\b"
+        r"|\b(?:won't|wont|will not) be a burden (?:on|to) (?:them|anyone|you|my \w+) (?:for )?(?:one more|any more|"
+        r"anymore|much longer|for long|another)\b",
+    ),
+    (
+        "preparation",
+        # "I finished my will and the nominee forms this week so everything is in order for after"
+        r"\bin order for (?:after|when i'?m gone)\b|\bmy affairs in order\b",
+    ),
+    (
+        "self_harm_phrase",
+        # "i bang my head on the wall till i see stars"
+        r"\b(?:bang|banging|hit|hitting|punch|punching)\s+my head\s+(?:on|against)\s+(?:the\s+)?(?:wall|floor|door)\b"
+        r"|\b(?:hit|hitting|punch|punching|slap|slapping)\s+myself\b",
+    ),
+    # being a burden, gone: "they'd be better off ... once I'm out of the picture", "better off without me"
+    (
+        "burden",
+        r"\bbetter off without me\b|\bonce i'?m (?:gone|dead|out of the picture|no more)\b|"
+        r"\b(?:when|after) i'?m (?:dead|out of the picture|no more)\b",
+    ),
+    (
+        "overdose_intent",
+        # intent, not dosing: "should I take all my pills in the morning?" is a medication question
+        r"\b(?:planning|going|want|wanna|gonna|about|decided|ready)\s+to\s+(?:take|swallow)\s+all (?:of )?"
+        r"(?:my|the)\s+(?:pills|tablets|medicines?|meds)\b|\boverdose on purpose\b",
+    ),
+    # warning signs said without the words above: a hoard of pills, the means made ready, a farewell
+    (
+        "preparation",
+        r"\b(?:stockpil\w+|hoard(?:ed|ing)?|save up|saving up|saved up)\s+(?:[\w']+\s+){0,8}?"
+        r"(?:pills|tablets|medicines?|meds)\b"
+        # the question stands alone: "how many tablets does it take to clear the infection" is dosing
+        r"|\bhow many (?:\w+\s+)?(?:pills|tablets)\s+(?:does it|would it|will it|it would|it will|it) takes?"
+        r"(?:\s+to (?:die|end it|kill|overdose|not wake)\b|\s*[?.!,;]|\s*$)"
+        r"|\bnoose\b|\brope (?:is )?ready\b"
+        # "today is my last day of antibiotics" is not a farewell: the sentence must end there
+        r"|\b(?:tonight|today) (?:is|will be) my last(?: night| day)?(?: alive| on earth)?\s*(?:[.!?]|$)"
+        r"|\bmy last (?:night|day) (?:alive|on earth)\b"
+        r"|\bleav(?:e|ing) this world\b|\b(?:goodbye|farewell) (?:note|letter)s?\b|\bthis is (?:my )?goodbye\b"
+        # finality: "everything is arranged for friday and i've made my peace with it" (not peace with a
+        # diagnosis or a treatment, which patients make too)
+        # settling one's affairs: belongings given away, passwords and valuables left with family
+        r"|\bgave away (?:most of |all of |all |half of )?my (?:\w+ ){0,2}(?:things|belongings|stuff|clothes|books|"
+        r"possessions|jewellery|jewelry|savings)\b(?![^.?!]{0,60}\b(?:charity|donat\w+|orphanage|ngo|temple|"
+        r"needy|poor)\b)"
+        r"|\b(?:written|wrote|writing) down (?:all )?my (?:bank |atm |account |card )?(?:passwords|pins)\b"
+        r"|\b(?:i've|i have)\s+made my peace\b(?! with (?:the|my|this|that) (?:diagnosis|decision|surgery|"
+        r"operation|condition|illness|disease|treatment|result|report|doctor|loss|divorce)\b)"
+        r"|\b(?:bought|buying|got|getting)\s+(?:some\s+)?(?:rat poison|poison(?! ivy| oak)|pesticide|"
+        r"weed ?killer)\b"
+        # not being around, unless the message says it is a journey or a date to move
+        r"|\b(?:(?:won't|will not|wont) be (?:around|here|alive) (?:by then|much longer|for (?:much )?longer|"
+        r"for long|anymore|any more)|(?:plan|planning|intend|intending|decided) to be gone|"
+        r"(?:don't|dont|do not) (?:plan|intend|expect) to (?:still )?be (?:here|around|alive)|"
+        # "I won't be needing them after this week", said of the clinic's care itself
+        r"(?:won't|will not|wont) be needing (?:them|it|any(?: more)?|(?:my|the|these|those) \w+) (?:after|beyond|"
+        r"past|from) (?:this|next|the end of)\b)\b"
+        r"(?![^.?!]{0,40}\b(?:travel\w*|trip|holiday|vacation|abroad|out of town|on leave|business|reschedul\w*|"
+        r"move my|moving|relocat\w+|shifting|transfer\w*|appointment|"
+        r"for (?:a |an |the )?(?:few |couple of |one |two |three |four |several |\d+ )?"
+        r"(?:days?|weeks?|months?|weekend))\b)",
+    ),
+)
+
+EMERGENCY: tuple[tuple[str, str], ...] = (
+    (
+        "chest_pain",
+        r"\b(?:having|have|has|got|getting|feel|feeling|experiencing|sudden|severe|crushing|sharp|bad|terrible)\s+"
+        r"(?:a\s+|some\s+)?(?:(?:severe|sharp|crushing|bad|sudden|terrible|strong|tight)\s+)?chest (?:pains?|"
+        r"tightness|pressure)\b",
+    ),
+    (
+        "chest_pain",
+        r"\bchest (?:pains?|tightness|pressure)\s+(?:right\s+)?now\b|\bmy chest (?:hurts|is (?:tight|hurting|"
+        r"crushing|heavy)|feels (?:tight|heavy|crushed))"
+        r"|\b(?:pain|pressure|tightness) in (?:my|his|her) chest\b.{0,40}\b(?:now|spreading|arm|jaw)\b",
+    ),
+    # a weight on the chest with the body's alarm signs: "sweating buckets, says there's a heavy weight on
+    # his chest and he's gone all grey"
+    (
+        "chest_pain",
+        r"\b(?:weight|heaviness|pressure|squeezing|tightness|pain)\s+(?:on|in)\s+(?:my|his|her|their)\s+chest\b"
+        r"(?=[^?]{0,80}\b(?:sweat\w*|grey|gray|pale|clammy|breathless|out of breath|vomit\w*|faint\w*|arm|jaw)\b)"
+        r"|\b(?:sweat\w*|grey|gray|pale|clammy|breathless)\b[^?]{0,80}\b(?:weight|heaviness|pressure|squeezing|"
+        r"tightness|pain)\s+(?:on|in)\s+(?:my|his|her|their)\s+chest\b",
+    ),
+    (
+        "breathing",
+        r"\b(?:can't|cannot|can not|couldn't|unable to|struggling to|hard to|trouble|difficulty|difficult to|"
+        r"barely)\s+"
+        r"(?:breathe|breathing|catch (?:my|his|her|their) breath)\b|\b(?:not|stopped|isn't) breathing\b|"
+        r"\bgasping for (?:air|breath)\b"
+        r"|\b(?:is|am|i'm|he's|she's) choking\b|\b(?:turned|turning|gone|going) blue\b",
+    ),
+    (
+        "heart_attack_stroke",
+        r"\b(?:having|had|is having|having had|think i'm having|might be having)\s+a\s+(?:heart attack|stroke|"
+        r"seizure|fit)\b"
+        r"|\bface (?:is )?drooping\b|\bcan't move (?:the |his |her |my )?(?:right|left|one) side\b|"
+        r"\bslurred speech\b|\b(?:one side|half) of (?:my|his|her) (?:face|body)\b",
+    ),
+    # present tense only: "I passed out at my last blood test" is a question about the next one
+    (
+        "unconscious",
+        r"\b(?:unconscious|unresponsive|won't wake up|will not wake up|can't wake (?:him|her|them|up))\b"
+        r"|\b(?:is|has|just|suddenly|he's|she's)\s+(?:passed out|collapsed)\b"
+        r"|\b(?:and|is|isn't|he's|she's)\s+not waking up\b|\bisn't waking up\b"
+        r"|\b(?:baby|infant|newborn|child|toddler|son|daughter|he|she)\b[^.?!]{0,20}\b(?:is|went|gone|looks|"
+        r"seems|feels)\s+(?:limp|floppy)\b"
+        r"|\b(?:got|had|has had|received|just had)\s+an? (?:bad |strong )?electric(?:al)? shock\b"
+        r"|\bgot a (?:bad |strong )?shock\b[^.?!]{0,40}\b(?:geyser|wire|wiring|socket|switch|plug|heater|cooler|"
+        r"current|mains|meter)\b"
+        # heat stroke: "collapsed in the afternoon sun, his skin is burning hot and dry"
+        r"|\bcollapsed in (?:the )?(?:\w+ )?(?:sun|heat)\b|\bskin (?:is )?(?:burning hot|hot and dry)\b"
+        r"|\bheat ?stroke\b"
+        # "found the aunty next door lying on her bathroom floor ... doesn't answer when i shake her"
+        r"|\b(?:doesn't|does not|isn't|is not|won't|will not|not)\s+(?:respond\w*|answer\w*|react\w*)\b[^.?!]{0,30}"
+        r"\b(?:shake|shook|shaking|call|calling|tap|tapping|pinch)\b"
+        r"|\bfound (?:him|her|them|my \w+|(?:the|our) \w+(?: \w+){0,3}) (?:lying|collapsed|fallen|unconscious)\b",
+    ),
+    # bleeding that pours; the worst, sudden headache; stroke's signs said plainly; a child working to breathe;
+    # a fall that broke the back or the hip
+    (
+        "bleeding",
+        r"\bblood (?:is )?(?:just |still )?(?:pouring|gushing|spurting)\b|\b(?:pouring|gushing|spurting) blood\b",
+    ),
+    (
+        "sudden_headache",
+        r"\bworst (?:headache|pain) of (?:my|his|her|their) life\b|\bthunderclap headache\b",
+    ),
+    (
+        "heart_attack_stroke",
+        r"\bsudden(?:ly)?\s+(?:\w+\s+){0,2}(?:can't|cannot|can not|couldn't|unable to) (?:see|speak|talk|move|lift)\b"
+        r"|\b(?:leg|arm|foot)\s+(?:is\s+)?dragging\b|\bsuddenly (?:lost|losing|lose) (?:the |his |her |my )?"
+        r"(?:vision|sight)\b",
+    ),
+    (
+        "breathing",
+        r"\bribs (?:are |were )?(?:pulling|sucking|caving) in\b|\btoo tired to (?:even )?(?:cry|breathe|feed)\b"
+        r"|\bbreathing (?:very )?(?:deep and fast|fast and deep)\b|\bhard to wake(?: up)?\b",
+    ),
+    (
+        "serious_fall",
+        r"\b(?:can't|cannot|can not|unable to) feel (?:his|her|my|their) legs\b"
+        r"|\bfell (?:from|off) (?:a |the )?(?:scaffolding|roof|terrace|ladder|tree|balcony|height)\b"
+        r"|\bleg (?:looks |is )?(?:shorter|turned out(?:wards)?)\b"
+        r"|\b(?:vomiting|throwing up|vomited|threw up)\s+blood\b",
+    ),
+    # confusion with the body's alarm signs: "sweaty, talking nonsense and doesn't recognise any of us"
+    (
+        "confusion",
+        r"\b(?:doesn't|does not|can't|cannot|didn't|isn't|is not)\s+recogni[sz](?:e|ing)\s+(?:any of )?(?:us|me|"
+        r"anyone|anybody|his|her|my)\b|\btalking (?:nonsense|gibberish)\b|\bsuddenly (?:very )?confused\b"
+        r"|\b(?:he's|she's|he is|she is|they're|they are)\s+not making (?:any )?sense\b",
+    ),
+    # a baby's or child's fever with the signs of meningitis: a stiff or painful neck, a purple rash
+    (
+        "meningitis_signs",
+        r"\bpurple (?:spots|rash|blotches|patches)\b|\brash that (?:doesn't|does not|won't) fade\b|"
+        r"\bstiff neck\b[^.?!]{0,60}\bfever\b|\bfever\b[^.?!]{0,60}\b(?:stiff neck|(?:bend|bends|bending|move|moves|"
+        r"moving|touch|touches|touching) (?:his|her|their|the) neck)\b",
+    ),
+    # bleeding in pregnancy: "7 months pregnant and suddenly there's bright red blood"
+    (
+        "pregnancy_bleeding",
+        r"\bpregnan\w*\b(?![^?]{0,80}\b(?:gums?|nose)\b)[^?]{0,80}\b(?:bleeding|bright red blood|passing (?:blood|"
+        r"clots)|blood clots|(?:lot|lots) of blood)\b"
+        r"|\b(?:bleeding|bright red blood)\b[^.?!]{0,60}\bpregnan\w*\b",
+    ),
+    # bites and burns that cannot wait: a snake or scorpion, a large or deep burn
+    (
+        "bite_or_burn",
+        r"\b(?:snake|scorpion|cobra|krait|viper)\b[^.?!]{0,20}\b(?:bit|bite|bites|bitten|stung|sting)\b|"
+        r"\b(?:bitten|stung) by (?:a |an )?(?:snake|scorpion|cobra|krait|viper)\b|\bsnake ?bite\b"
+        r"|\b(?:hot oil|boiling (?:water|oil|milk)|acid|steam)\b[^.?!]{0,30}\b(?:spilled|spilt|spill|fell|splashed|"
+        r"thrown|poured)\b|\bskin (?:is )?(?:peeling|coming) off\b|\b(?:severe|bad|big|major|serious|deep) burns?\b",
+    ),
+    (
+        "bleeding",
+        r"\bbleeding (?:heavily|a lot|badly|profusely|won't stop|that won't stop|non-?stop)\b|"
+        r"\bwon't stop bleeding\b"
+        r"|\bcan't stop the bleeding\b",
+    ),
+    (
+        "anaphylaxis",
+        r"\b(?:throat|tongue|lips|face) (?:is |are )?(?:swelling|closing|swollen|puffing|puffed)\b|\banaphyla\w*\b|"
+        r"\bsevere allergic reaction\b",
+    ),
+    (
+        "poisoning_overdose",
+        r"\b(?:took|taken|swallowed|ate|drank)\s+(?:too many|a whole (?:bottle|strip|pack)|the whole (?:bottle|"
+        r"strip|pack)|an overdose)\b"
+        r"|\boverdosed\b|\bswallowed (?:bleach|poison|rat poison|pesticide|detergent|kerosene)\b",
+    ),
+    ("ambulance", r"\b(?:call|need|send|get)\s+(?:an|the)\s+ambulance\b"),
+)
+
+SENSITIVE: tuple[tuple[str, str], ...] = (
+    (
+        "medication_decision",
+        r"\bstop(?:ped|ping)? taking\b|\bcome off my\b|\bget off my (?:meds|medication|medicine)\b|"
+        r"\boff my (?:meds|medication|medicine)\b",
+    ),
+    (
+        "medication_decision",
+        r"\b(?:can|should|may|could)\s+i\s+(?:stop|quit|skip|double|increase|decrease|reduce|lower|change|"
+        r"halve|"
+        r"split|crush|cut)\s+"
+        r"(?:taking\s+|on\s+|down\s+on\s+)?(?:my|the|these|this|those)?\s*(?:\w+\s+)?(?:" + MEDS + "|"
+        + MEDICINE + r")\b",
+    ),
+    # "Is it safe to keep taking my antidepressant while I'm breastfeeding or should I stop it?"
+    (
+        "medication_decision",
+        r"\bis it (?:safe|ok|okay|fine|alright|all right) to (?:keep|continue|carry on|go on|stop|restart|start)\s+"
+        r"(?:taking|using|on)\s+(?:my\s+|the\s+|this\s+|these\s+|his\s+|her\s+)?(?:\w+\s+)?(?:" + MEDS + "|"
+        + MEDICINE + r"|it|them)\b"
+        r"|\b" + MEDICINE + r"\b[^.?!]{0,80}?\bshould i (?:stop|quit|skip|pause|halve|double|continue|keep taking)\s+"
+        r"(?:it|them|taking (?:it|them))\b",
+    ),
+    # a child given a medicine by the parent's choice: "can i give my 6 yr old half of a Dolo 650 for his fever"
+    (
+        "medication_decision",
+        r"\b(?:can|should|may|could|shall)\s+i\s+give\s+(?:my|our|the|him|her|them)\b[^.?!]{0,40}?\b(?:half|quarter|"
+        r"one|two|a|an|some)\s+(?:of\s+)?(?:an?\s+|my\s+|his\s+|her\s+)?(?:\w+\s+)?(?:" + MEDICINE
+        + r"|[a-z]+\s+\d{2,4}(?:\s*mg)?)\b",
+    ),
+    ("medication_decision", r"\bmy (?:dose|dosage|doses)\b|\bdouble(?:d)?\s+(?:up|my dose|the dose|dose)\b"),
+    (
+        "medication_decision",
+        r"\b(?:skip|skipped|skipping|miss|missed|forgot|forget)\s+(?:a |my |the |one |two |today's |"
+        r"this morning's )?(?:\w+\s+)?(?:dose|doses|pill|tablet|insulin|injection|medication)\b"
+        r"(?!\s+(?:appointment|slot|booking|date|visit))",
+    ),
+    (
+        "medication_decision",
+        r"\b(?:increase|decrease|reduce|lower|raise|adjust|change|cut down|halve|"
+        r"double)\s+(?:on\s+)?my\s+(?:medication|medicine|meds|insulin|dose|dosage|pills|tablets|inhaler)\b",
+    ),
+    (
+        "medication_decision",
+        r"\bhow (?:many|much)\s+(?:\w+\s+)?(?:pills|tablets|mg|units|capsules|drops|puffs)\s+(?:can|should|do)"
+        r"\s+i\s+take\b",
+    ),
+    (
+        "medication_decision",
+        r"\btake (?:more|extra|less|another)\s+(?:of\s+)?(?:my\s+)?(?:medicine|medication|meds|pills|tablets|"
+        r"insulin|dose|painkillers?)\b",
+    ),
+    (
+        "medication_decision",
+        r"\b(?:mix|combine|take)\s+(?:my\s+)?[\w-]+\s+with\s+(?:alcohol|beer|wine|whisky|liquor|drinks?)\b|"
+        r"\bis it (?:safe|ok|okay|fine) (?:for me )?to (?:take|combine|mix)\s+(?:\w+\s+){0,2}(?:"
+        + MEDS
+        + r"|with|and|together|while|during)\b"
+        r"|\b(?:drink|have|take)\s+(?:alcohol|beer|wine|a drink|drinks|a few drinks)\s+(?:with|while on|"
+        r"while taking|on)\s+(?:my\s+)?\w+"
+        # "are one or two pegs ok while i'm on metronidazole"
+        r"|\b(?:alcohol|beer|wine|whisky|whiskey|rum|vodka|liquor|daru|pegs?|drinks)\b[^.?!]{0,40}?\b(?:while|when|"
+        r"if)\s+(?:i'm\s+|i am\s+|he's\s+|she's\s+)?(?:on|taking)\s+(?:my\s+|the\s+|this\s+)?(?:\w+\s+)?"
+        + MEDICINE + r"\b",
+    ),
+    # Taking one medicine with another is an interaction question for a clinician, whatever the
+    # drugs' names: a medicine word on both sides of "with / and / together / alongside / clash".
+    (
+        "medication_interaction",
+        r"\b(?:take|taking|have|use|give|combine|mix)\b[^.?!]{0,40}?\b" + MEDICINE + r"\b[^.?!]{0,30}?"
+        r"\b(?:with|and|alongside|together with|at the same time as|while (?:on|taking))\b[^.?!]{0,30}?\b"
+        + MEDICINE + r"\b"
+        r"|\b" + MEDICINE + r"\b[^.?!]{0,40}?\b(?:clash|interact|interfere)(?:s|es)?\s+with\b[^.?!]{0,30}?\b"
+        + MEDICINE + r"\b"
+        # "I'm on atorvastatin, can I take the antibiotic alongside it?", "two painkillers together"
+        r"|\b(?:i'm|i am|she's|he's|she is|he is)\s+on\s+(?:\w+\s+)?" + MEDICINE + r"\b[^.?!]{0,10}[,;]?"
+        r"[^.?!]{0,40}?\b(?:take|have|use)\b[^.?!]{0,30}?\b(?:alongside|together with|with|and)\s+(?:it|them)\b"
+        r"|\b(?:two|2|both|different|several)\s+(?:different\s+)?" + MEDICINE + r"\s+(?:together|at the same time|"
+        r"at once)\b",
+    ),
+    ("medication_decision", r"\bshould i (?:keep|continue|carry on|go on) (?:taking|using)\b"),
+    (
+        "medication_decision",
+        # "I've been on Ecosprin since my stent ... thinking of stopping it for a few weeks"
+        r"\b(?:been on|i'?m on|i am on|been taking)\s+\w+[^?]{0,120}?\b(?:thinking of|thinking about|planning to|"
+        r"planning on|going to|want to|decided to)\s+(?:stop|stopping|skip|skipping|quit|quitting|pause|pausing|drop|"
+        r"dropping)\s+(?:it|them)\b"
+        # "can i take all 3 together this sunday to catch up" (missed doses made up at once; not tests or scans)
+        r"|\btake (?:all|both|the) (?:\d+|two|three|four|missed)\s+(?!(?:tests?|scans?|appointments?|consultations?|"
+        r"visits?)\b)(?:\w+\s+)?(?:together|at once|in one go|at one go)\b"
+        # "do i restart with the same weekly dose"
+        r"|\b(?:restart|re-start|resume)\b[^.?!]{0,40}?\b(?:dose|dosage|tablets?|pills?)\b|\bdo i restart\b"
+        # "take it today or wait for next monday?"; "when do I take my Lantus there?"
+        r"|\btake (?:it|them) (?:today|now|tonight|tomorrow) or (?:wait|skip)\b"
+        # the pharmacy's substitute started, the course stopped midway, a tablet repeated by the hour
+        r"|\b(?:gave|given|give) me\b[^.?!]{0,40}\binstead\b.{0,100}?\b(?:can|should) i (?:start|take|use) "
+        r"(?:it|them)\b"
+        r"|\bstop (?:it |them )?(?:today|now) or finish\b|\bfinish the (?:strip|course|bottle|pack) first\b"
+        r"|\bkeep taking (?:one|two|a tablet|a pill|it|them) every\b|\btake (?:one|two|a tablet|a pill|it) every "
+        r"(?:hour|half hour|30 min\w*)\b"
+        # a medicine skipped for a day by its brand name: "can i skip my lasix that day" (not a visit or a meal)
+        r"|\b(?:can|should|could) i (?:skip|stop|miss|leave out) my\s+(?!(?:appointment|visit|slot|class|session|"
+        r"lunch|breakfast|dinner|meal|walk|workout|test|tests|scan|check-?up|follow-?up|consultation|booking|shift|"
+        r"physio|turn|reminder)s?\b)\w+\s+(?:that day|on the day|for the day|for a day|today|tomorrow|tonight)\b"
+        r"|\bwhen (?:do|should) i take my\s+(?!(?:\w+\s+)?(?:tests?|reports?|appointments?|samples?|scans?|"
+        r"x-rays?)\b)\w+",
+    ),
+    ("medication_decision", r"\bleftover (?:antibiotics|medicines?|medication|pills|tablets)\b"),
+    # someone else's prescription, or declining one's own: still the patient's medication decision
+    (
+        "medication_decision",
+        r"\bborrow\s+(?:a few |some |one |two )?(?:of )?(?:hers|his|theirs|(?:her|his|their|my \w+'s)\s+"
+        r"(?:\w+\s+)?(?:pills|tablets|medicines?|meds|insulin|inhaler))\b"
+        r"|\b(?:take|use|try)\s+(?:a few of |some of )?(?:my|her|his) \w+'s\s+(?:\w+\s+){0,2}(?:pills|tablets|"
+        r"medicines?|meds|insulin|inhaler)\b"
+        # "my sister was prescribed sertraline ... can i try a few of hers"
+        r"|\b(?:take|use|try|borrow|have)\s+(?:a few|some|one|two|a couple|a couple of)\s+of\s+(?:hers|his|theirs)\b"
+        r"|\b" + MEDICINE + r"\b[^.?!]{0,60}?\b(?:rather not|don't want to|do not want to|not going to) take "
+        r"(?:it|them)\b"
+        r"|\b" + MEDICINE + r"\b[^.?!]{0,60}?\b(?:rather|want to|going to|planning to|thinking of) "
+        r"(?:stop|stopping|quit|quitting|drop|dropping|come off|coming off|get off|getting off|go off|going off|"
+        r"wean (?:myself )?off|weaning (?:myself )?off) (?:it|them)\b"
+        # "come off / wean myself off the antidepressants": stopping a medicine, in other words
+        r"|\b(?:come|coming|came|get|getting|go|going|wean|weaning)\s+(?:myself\s+|him\s+|her\s+)?off\s+"
+        r"(?:the\s+|these\s+|those\s+|my\s+|his\s+|her\s+)?"
+        r"(?:(?!(?:price|prices|cost|costs|bill|fee|fees|charge|charges|rate|of)\b)\w+\s+){0,2}" + MEDICINE
+        # ... but not money off a medicine's bill ("10% comes off the medicines bill")
+        + r"\b(?!\s+(?:bills?|prices?|costs?|fees?|charges?|rates?|counter|list|discount)\b)",
+    ),
+    (
+        "medication_decision",
+        r"\b(?:blood sugar|sugar level|sugar reading|glucose|blood pressure|bp)\b.{0,30}\b(?:what should i do|"
+        r"what do i do|should i (?:take|inject|go|worry))\b",
+    ),
+    (
+        "acute_symptom",
+        r"\b(?:severe|unbearable|terrible|worst|excruciating|intense)\s+(?:\w+\s+)?(?:pain|headache|migraine|cramps?)\b",
+    ),
+    (
+        "acute_symptom",
+        r"\bhigh fever\b|\bfever (?:of|over|above) (?:10[2-9]|39|40|41)\b|\b(?:leaking|oozing|draining|full of|"
+        r"with) pus\b|\bblood in (?:my |the )?(?:stool|urine|vomit|pee|poo|sputum)\b"
+        r"|\b(?:coughing|spitting|peeing)\s+(?:up\s+)?blood\b",
+    ),
+    (
+        "acute_symptom",
+        r"\b(?:rash|hives|swelling|swollen|itching|itchy|dizzy|dizziness|nausea|"
+        r"vomiting)\s+(?:\w+\s+){0,2}(?:after|since)\s+(?:taking|starting|i started|the new|my new|"
+        r"the injection|the vaccine)\b",
+    ),
+    (
+        "acute_symptom",
+        r"\b(?:my |the )(?:pain|symptoms?|fever|rash|cough|swelling|wound|infection|headache)\s+(?:is|are|has|"
+        r"have|keeps?)\s+(?:getting worse|gotten worse|got worse|become worse|worse|spreading|not going away|"
+        r"come back)\b",
+    ),
+    (
+        "acute_symptom",
+        r"\b(?:heart|pulse) (?:is |has been |keeps )?(?:racing|pounding|skipping)\b"
+        r"|\bi (?:have|get|am having|'ve been having|keep getting) palpitations\b"
+        r"|\b(?:i've|i have) been (?:vomiting|throwing up)\b"
+        r"|\bkeep (?:vomiting|throwing up|fainting)\b",
+    ),
+    ("acute_symptom", r"\b(?:side effects?|reaction)\s+(?:from|of|to)\s+(?:my|the new|this)\b"),
+)
