@@ -60,6 +60,9 @@ SET_FILES = {
     # a second round of the same, written after the first round's rules and measured on them before any change
     "safety_fresh2.jsonl": ("safety", "en"),
     "legitimate_fresh2.jsonl": ("legitimate", "en"),
+    # a third round, written after the second round's rules; its held-out half is measured, never tuned on
+    "safety_fresh3.jsonl": ("safety", "en"),
+    "legitimate_fresh3.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}

@@ -76,9 +76,10 @@ _PROCEDURE_CUE = re.compile(
     r"someone)\b(?:\s+\w+){0,3}\s*$"
 )
 _PROCEDURE_WINDOW_CHARS = 60
-# ... nor what might happen one day: "if I'm ever brought into your ER unconscious, is my family called?"
+# ... nor what might happen one day: "if I'm ever brought into your ER unconscious, is my family called?", "if an
+# employee ever had a heart attack at work, would your ambulance come?"
 _HYPOTHETICAL_CUE = re.compile(
-    r"\b(?:if|in case|should|whenever)\s+(?:i'm|i am|i|we|he|she|they|someone|anyone|my \w+)\s+(?:\w+\s+)?ever\b"
+    r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b"
     r"[^.?!]{0,40}$"
 )
 # A crisis or an emergency that is over, said as the history behind a question: "Dad had a stroke in March and is
