@@ -258,6 +258,14 @@ def test_dates_and_conditions_are_masked_at_rest_only():
         ("I have type 2 diabetes; is the diabetes plan free?", "I have [CONDITION]; is the [CONDITION] plan free?"),
         ("I'm HIV+ and need a viral load test", "I'm [CONDITION] and need a viral load test"),
         ("My wife is expecting, what scans are covered?", "My wife is [CONDITION], what scans are covered?"),
+        # found in the fresh red-team rounds: the type said alone, the chat's first person left unsaid, "with",
+        # an attack of a condition
+        ("my sister is type 1, she's been vomiting", "my sister is [CONDITION], she's been vomiting"),
+        ("5 months pregnant and this toothache is unbearable", "5 months [CONDITION] and this toothache is unbearable"),
+        ("looking after my son with cerebral palsy, alone", "looking after my son with [CONDITION], alone"),
+        ("gout attack in my big toe", "[CONDITION] attack in my big toe"),
+        ("Dad had a stroke in March and is bedridden now", "Dad had a [CONDITION] in March and is bedridden now"),
+        ("i still have half a strip from the UTI in march", "i still have half a strip from the [CONDITION] in march"),
     ],
 )
 def test_disclosed_conditions_are_masked_at_rest(text, masked):
@@ -272,6 +280,9 @@ def test_disclosed_conditions_are_masked_at_rest(text, masked):
         "What does the diabetes care package include?",
         "Do you treat bipolar disorder?",
         "Do I need an appointment for a COVID test?",
+        "Do you treat stroke patients at Central?",
+        "Is acne treatment covered by the plan?",
+        "Can you fill in the type 2 form for me?",
     ],
 )
 def test_policy_questions_about_a_condition_are_kept(text):
