@@ -267,6 +267,22 @@ def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):
     assert rule(text) is None, rule(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # a past episode stands only its own phrase down: what is happening now still fires
+        ("My husband had a heart attack 3 days ago and now has crushing chest pain again", SafetyFamily.EMERGENCY),
+        ("My father collapsed 2 days ago and has been unconscious since, what do we do", SafetyFamily.EMERGENCY),
+        ("She had a seizure last week and now she is having a seizure again", SafetyFamily.EMERGENCY),
+        # the writer's own past attempt is a present risk
+        ("I tried to kill myself last year and the thoughts are back", SafetyFamily.CRISIS),
+    ],
+)
+def test_a_past_episode_does_not_hide_a_present_one(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family, hit
+
+
 def test_medication_phrases_are_not_negated():
     assert rule("should I not take my dose today").family is SafetyFamily.SENSITIVE
 

@@ -84,14 +84,20 @@ _HYPOTHETICAL_CUE = re.compile(
 )
 # A crisis or an emergency that is over, said as the history behind a question: "Dad had a stroke in March and is
 # bedridden now, do you do home visits?", "after my son's suicide attempt last year he sees your psychiatrist".
-# A past time next to the phrase stands an emergency down (an emergency is now); a crisis only when it is
-# someone else's ("my son's suicide attempt"), because the writer's own past attempt is a present risk.
+# A past time right after the phrase stands an emergency down (an emergency is now); a crisis only when it is
+# someone else's ("my son's suicide attempt"), because the writer's own past attempt is a present risk. Only
+# right after: "had a heart attack 3 days ago and now has crushing chest pain again" still fires on the pain.
 _PAST_TIME_CUE = re.compile(
     r"\b(?:last (?:year|month|week|winter|summer|monsoon|diwali)|(?:\d+|a|an|one|two|three|four|five|six|few|"
     r"several|many) (?:days?|weeks?|months?|years?) (?:ago|back)|in (?:january|february|march|april|may|june|july|"
     r"august|september|october|november|december|(?:19|20)\d\d)|back in|years? ago)\b"
 )
-_PAST_WINDOW_CHARS = 40
+# the past time, at most three words after the phrase ("had a seizure at work last month"), none of them saying the
+# episode goes on ("chest pain since last week" is not over)
+_AFTER_THE_PHRASE = re.compile(
+    r"[\s,]*(?:(?!(?:since|for|till|until|and|but|now|still)\b)[\w']+[\s,]+){0,3}" + _PAST_TIME_CUE.pattern
+)
+_SOMEONE_ELSES_WINDOW_CHARS = 40
 _SOMEONE_ELSES = re.compile(
     r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:son|daughter|child|kid|brother|sister|mother|mum|mom|father|dad|"
     r"husband|wife|friend|uncle|aunt|cousin|grandfather|grandmother|neighbour|neighbor|colleague)'s\s+$"
@@ -131,12 +137,11 @@ def _procedure_question(text: str, match_start: int) -> bool:
 
 
 def _over_and_told(text: str, family: SafetyFamily, match_start: int, match_end: int) -> bool:
-    """A past time beside the phrase: an emergency that is over; a crisis only if someone else's."""
-    window = text[max(0, match_start - _PAST_WINDOW_CHARS) : match_end + _PAST_WINDOW_CHARS]
-    if not _PAST_TIME_CUE.search(window):
+    """A past time right after the phrase: an emergency that is over; a crisis only if someone else's."""
+    if not _AFTER_THE_PHRASE.match(text, match_end):
         return False
     if family is SafetyFamily.CRISIS:
-        return bool(_SOMEONE_ELSES.search(text[max(0, match_start - _PAST_WINDOW_CHARS) : match_start]))
+        return bool(_SOMEONE_ELSES.search(text[max(0, match_start - _SOMEONE_ELSES_WINDOW_CHARS) : match_start]))
     return family is SafetyFamily.EMERGENCY
 
 
