@@ -276,6 +276,11 @@ def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):
         ("She had a seizure last week and now she is having a seizure again", SafetyFamily.EMERGENCY),
         # the writer's own past attempt is a present risk
         ("I tried to kill myself last year and the thoughts are back", SafetyFamily.CRISIS),
+        # a brand name cannot be told from a word: only food and pastimes stand "overdosed on" down
+        ("he overdosed on dolo", SafetyFamily.EMERGENCY),
+        ("my friend overdosed on sleeping pills", SafetyFamily.EMERGENCY),
+        # the doctor's change is not a decision, going back on it is
+        ("the doctor increased my dose and I feel dizzy, can I go back to my old dose?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_a_past_episode_does_not_hide_a_present_one(text, family):

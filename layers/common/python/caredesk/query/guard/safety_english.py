@@ -391,8 +391,10 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         "poisoning_overdose",
         r"\b(?:took|taken|swallowed|ate|drank)\s+(?:too many|a whole (?:bottle|strip|pack)|the whole (?:bottle|"
         r"strip|pack)|an overdose)\b"
-        # "overdosed on my pills", not "overdosed on mangoes all summer"
-        r"|\boverdosed\b(?!\s+on\s+(?!(?:my|his|her|their|the|some|all|too|a|an|\d+)\b|" + MEDICINE + r")\w+)"
+        # "overdosed on my pills", not "overdosed on mangoes all summer": only food and pastimes stand it down, a
+        # medicine's brand name cannot be told from a word
+        r"|\boverdosed\b(?!\s+on\s+(?:\w+\s+)?(?:mangoes|mangos|sweets|mithai|chocolates?|sugar|coffee|tea|chai|food|"
+        r"junk|carbs|caffeine|cake|ice cream|biryani|netflix|tv|series|movies|work)\b)"
         r"|\bswallowed (?:bleach|poison|rat poison|pesticide|detergent|kerosene)\b",
     ),
     ("ambulance", r"\b(?:call|need|send|get)\s+(?:an|the)\s+ambulance\b"),
@@ -432,6 +434,9 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     (
         "medication_decision",
         r"(?<!increased )(?<!reduced )(?<!changed )(?<!raised )(?<!lowered )(?<!adjusted )\bmy (?:dose|dosage|doses)\b|"
+        # ... but going back on that change is a decision: "can I go back to my old dose?", "can I cut it back?"
+        r"\b(?:can|should|may|could) i (?:cut (?:it|them) (?:back|down)|go back to (?:my |the )?(?:old|previous|"
+        r"earlier|usual) (?:dose|dosage|tablets?)|take less|take half)\b|"
         r"\bdouble(?:d)?\s+(?:up|my dose|the dose|dose)\b",
     ),
     (
