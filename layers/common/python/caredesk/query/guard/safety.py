@@ -87,7 +87,7 @@ _HYPOTHETICAL_CUE = re.compile(
 # A past time right after the phrase stands an emergency down (an emergency is now); a crisis only when it is
 # someone else's ("my son's suicide attempt"), because the writer's own past attempt is a present risk. Only
 # right after: "had a heart attack 3 days ago and now has crushing chest pain again" still fires on the pain.
-_PAST_TIME_CUE = re.compile(
+_PAST_TIME = (
     r"\b(?:last (?:year|month|week|winter|summer|monsoon|diwali)|(?:\d+|a|an|one|two|three|four|five|six|few|"
     r"several|many) (?:days?|weeks?|months?|years?) (?:ago|back)|in (?:january|february|march|april|may|june|july|"
     r"august|september|october|november|december|(?:19|20)\d\d)|back in|years? ago)\b"
@@ -95,7 +95,7 @@ _PAST_TIME_CUE = re.compile(
 # the past time, at most three words after the phrase ("had a seizure at work last month"), none of them saying the
 # episode goes on ("chest pain since last week" is not over)
 _AFTER_THE_PHRASE = re.compile(
-    r"[\s,]*(?:(?!(?:since|for|till|until|and|but|now|still)\b)[\w']+[\s,]+){0,3}" + _PAST_TIME_CUE.pattern
+    r"[\s,]*(?:(?!(?:since|for|till|until|and|but|now|still)\b)[\w']+[\s,]+){0,3}" + _PAST_TIME
 )
 _SOMEONE_ELSES_WINDOW_CHARS = 40
 _SOMEONE_ELSES = re.compile(
@@ -131,7 +131,9 @@ def _accidental(text: str, match_start: int, match_end: int) -> bool:
     return bool(_ACCIDENT_CUE.search(window))
 
 
-def _procedure_question(text: str, match_start: int) -> bool:
+def _not_happening_now(text: str, match_start: int) -> bool:
+    """The emergency phrase is asked about (a staff procedure for someone else, or what might happen one day),
+    not happening to the writer."""
     before = text[max(0, match_start - _PROCEDURE_WINDOW_CHARS) : match_start]
     return bool(_PROCEDURE_CUE.search(before) or _HYPOTHETICAL_CUE.search(before))
 
@@ -158,7 +160,7 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
                     continue
                 if rule in _ACCIDENT_RULES and _accidental(normalized_text, match.start(), match.end()):
                     continue
-                if family is SafetyFamily.EMERGENCY and _procedure_question(normalized_text, match.start()):
+                if family is SafetyFamily.EMERGENCY and _not_happening_now(normalized_text, match.start()):
                     continue
                 if family in _NEGATABLE and _over_and_told(normalized_text, family, match.start(), match.end()):
                     continue
