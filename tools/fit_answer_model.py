@@ -232,7 +232,7 @@ def summary(rows: list[dict[str, bool | int | str]]) -> dict:
     return report
 
 
-_ROUND = re.compile(r"\((\w+) round\)")
+_ROUND = re.compile(r"\(([\w-]+) round\)")  # "(twelfth round)", "(twenty-first round)"
 
 
 def round_of(case: dict) -> str | None:
