@@ -13,6 +13,7 @@ held-out numbers are measured once and reported, never tuned on.
 
 Usage:
   python eval/redteam/run_redteam.py --calibrate     # choose the semantic threshold on dev, write calibration.json
+  python eval/redteam/fit_safety_probe.py            # refit the safety probe on dev after any set changes
   python eval/redteam/run_redteam.py                 # measure dev + held-out, write eval/reports/redteam.md
   python eval/redteam/run_redteam.py --split dev     # dev only (for tuning)
   --no-semantic   rules only (no embedder)
@@ -63,6 +64,9 @@ SET_FILES = {
     # a third round, written after the second round's rules; its held-out half is measured, never tuned on
     "safety_fresh3.jsonl": ("safety", "en"),
     "legitimate_fresh3.jsonl": ("legitimate", "en"),
+    # a fourth round, written without reading the rules; first measured before the safety probe was fitted on it
+    "safety_fresh4.jsonl": ("safety", "en"),
+    "legitimate_fresh4.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}
@@ -382,14 +386,13 @@ def report(outcomes: Sequence[Outcome], splits: Sequence[str], semantic: str, th
     lines += [
         "## Which gate decided (safety set, correct detections)",
         "",
-        "| split | rules | semantic |",
-        "|---|---|---|",
+        "| split | rules | semantic (exemplars) | probe |",
+        "|---|---|---|---|",
     ]
     for split in splits:
         correct = [o for o in outcomes if o.record.set_name == "safety" and o.record.split == split and o.correct]
-        by_rules = sum(o.decision.gate == "rules" for o in correct)
-        by_semantic = sum(o.decision.gate == "semantic" for o in correct)
-        lines.append(f"| {split} | {by_rules} | {by_semantic} |")
+        by_gate = {gate: sum(o.decision.gate == gate for o in correct) for gate in ("rules", "semantic", "probe")}
+        lines.append(f"| {split} | {by_gate['rules']} | {by_gate['semantic']} | {by_gate['probe']} |")
     lines += [
         "",
         "## Misses and false positives",

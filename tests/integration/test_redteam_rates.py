@@ -208,5 +208,21 @@ def _guard_step(question, tier, embed, scratch_table):
 def test_every_safety_detection_names_its_gate(outcomes):
     for outcome in outcomes:
         if outcome.record.set_name == "safety" and outcome.correct:
-            assert outcome.decision.gate in {"rules", "semantic"}
+            assert outcome.decision.gate in {"rules", "semantic", "probe"}
             assert outcome.decision.rule.split(".")[0] == outcome.record.family
+
+
+def test_the_safety_probe_was_fitted_on_todays_dev_sets(redteam):
+    """A red-team or golden record added, removed or moved to dev since the fit fails here: refit the probe."""
+    import hashlib
+
+    from caredesk.query.guard.normalize import mostly_devanagari
+    from caredesk.query.guard.safety_probe import PROBE_PATH
+
+    fitted = json.loads(PROBE_PATH.read_text())["training"]
+    records = [r for r in redteam.load_all() if r.set_name in ("safety", "legitimate")] + redteam.golden_legitimate()
+    dev_ids = sorted(r.id for r in records if r.split == "dev" and not mostly_devanagari(r.text))
+    assert fitted["records"] == len(dev_ids)
+    assert fitted["ids_sha256_16"] == hashlib.sha256("\n".join(dev_ids).encode()).hexdigest()[:16], (
+        "run eval/redteam/fit_safety_probe.py"
+    )

@@ -14,6 +14,7 @@ the question the decision carries downstream.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,8 +30,10 @@ from caredesk.query.guard.injection import detect_injection, without_injection_c
 from caredesk.query.guard.normalize import mostly_devanagari, normalize_text
 from caredesk.query.guard.pii import MaskResult, PiiFinding, mask_pii
 from caredesk.query.guard.safety import SafetyFamily, SafetyHit, SemanticGate, load_calibrated_threshold, rule_gate
+from caredesk.query.guard.safety_probe import SafetyProbe
 
 Embed = Callable[[Sequence[str]], np.ndarray]
+logger = logging.getLogger(__name__)
 _HAS_WORD = re.compile(r"\w")
 
 
@@ -87,10 +90,11 @@ class GuardDecision:
     pii: tuple[PiiFinding, ...]
     flags: tuple[str, ...]  # e.g. ("pii:phone", "injection:ignore_instructions", "safety:crisis:rules")
     rule: str | None  # the rule that decided, e.g. "injection.reveal_system_prompt"
-    gate: str | None  # "rules" | "semantic" | None
+    gate: str | None  # "rules" | "semantic" | "probe" | None
     reply: str | None  # the fixed reply for non-ALLOW actions, None for ALLOW
     budget: BudgetRejection | None = None  # the structured rejection for OVER_BUDGET
-    semantic_score: float | None = None  # closest-exemplar similarity, when the semantic gate ran
+    # when the semantic gate ran: the exemplar margin, or the probe's probability when the probe decided
+    semantic_score: float | None = None
 
     @property
     def blocks_retrieval(self) -> bool:
@@ -108,8 +112,17 @@ def semantic_gate_for(embed: Embed, threshold: float) -> SemanticGate:
     if gate is None:
         if len(_SEMANTIC_GATES) >= _MAX_CACHED_GATES:
             _SEMANTIC_GATES.clear()
-        gate = _SEMANTIC_GATES[key] = SemanticGate(embed, threshold)
+        gate = _SEMANTIC_GATES[key] = SemanticGate(embed, threshold, probe=probe_for(embed))
     return gate
+
+
+def probe_for(embed: Embed) -> SafetyProbe | None:
+    """The fitted safety probe, or None when `embed` is not the model it was fitted on (logged once per gate)."""
+    probe = SafetyProbe.load()
+    if probe.matches(embed):
+        return probe
+    logger.warning("safety probe off: the embedder is not the model safety_probe.json was fitted on")
+    return None
 
 
 def _pii_flags(findings: Sequence[PiiFinding]) -> list[str]:
@@ -193,7 +206,10 @@ def evaluate(text: str, *, embed: Embed | None = None, config: GuardConfig | Non
         # With an injection found, the semantic gate reads only the clauses that are not the attack.
         readable = normalize_text(without_injection_clauses(masked.masked)) if injections else normalized
         hit, semantic_score = _semantic(readable, embed, config)
-        if injections and hit is not None and (hit.score or 0.0) < config.semantic_override_margin:
+        # ... and a crisis found there outranks the attack only by a clear exemplar margin, never by the probe
+        if injections and hit is not None and (
+            hit.gate == "probe" or (hit.score or 0.0) < config.semantic_override_margin
+        ):
             hit = None
     other_flags = [f"injection:{finding.family}" for finding in injections]
     if abuse is not None:

@@ -10,6 +10,8 @@ The semantic gate embeds the text and compares it with curated safety exemplars 
 (`exemplars.py`). Its score is a margin: cosine similarity to the closest safety exemplar minus that
 to the closest benign anchor. The closest exemplar's family fires when the margin reaches the
 threshold calibrated on the dev split (`calibration.json`, written by eval/redteam/run_redteam.py).
+The same vector is read by the safety probe (`safety_probe.py`), a classifier fitted on the dev split,
+for warning signs no exemplar is close to.
 
 The phrases themselves are tables of their own, one module per language (`safety_english.py`,
 `safety_hindi.py`), which reviewers read and change as lists; this module holds what stands a match
@@ -31,6 +33,7 @@ from caredesk.errors import CareDeskError
 from caredesk.query.guard import safety_english, safety_hindi
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
+from caredesk.query.guard.safety_probe import SafetyProbe
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 
@@ -51,8 +54,8 @@ class SafetyFamily(StrEnum):
 class SafetyHit:
     family: SafetyFamily
     rule: str  # e.g. "crisis.self_harm_phrase", "sensitive.semantic"
-    gate: str  # "rules" | "semantic"
-    score: float | None = None  # semantic similarity, None for rules
+    gate: str  # "rules" | "semantic" | "probe"
+    score: float | None = None  # the exemplar margin, or the probe's probability; None for rules
 
 
 _NEGATION_CUE = re.compile(
@@ -72,8 +75,8 @@ _ACCIDENT_RULES = {"crisis.self_harm_phrase"}
 # for someone else, hypothetically: an emergency phrase right after "if/when a patient ..." is not
 # an emergency happening to the writer. "My father has chest pain" still is.
 _PROCEDURE_CUE = re.compile(
-    r"\b(?:if|when|whenever)\s+(?:a|an|any|the)\s+(?:patient|caller|visitor|person|customer|relative|child|"
-    r"someone)\b(?:\s+\w+){0,3}\s*$"
+    r"\b(?:if|when|whenever)\s+(?:(?:a|an|any|the)\s+(?:patient|caller|visitor|person|customer|relative|child|"
+    r"someone)|someone|somebody|anyone|anybody)\b(?:\s+\w+){0,3}\s*$"
 )
 _PROCEDURE_WINDOW_CHARS = 60
 # ... nor what might happen one day: "if I'm ever brought into your ER unconscious, is my family called?", "if an
@@ -196,11 +199,13 @@ class SemanticGate:
         threshold: float,
         exemplars: Sequence[tuple[str, str]] = SAFETY_EXEMPLARS,
         anchors: Sequence[str] = BENIGN_ANCHORS,
+        probe: SafetyProbe | None = None,
     ):
         if not exemplars or not anchors:
             raise GuardCalibrationError("the semantic gate needs safety exemplars and benign anchors")
         self.embed = embed
         self.threshold = threshold
+        self.probe = probe
         self.families = [SafetyFamily(family) for family, _ in exemplars]
         vectors = _unit_rows(np.asarray(embed([text for _, text in exemplars] + list(anchors)), dtype=np.float32))
         self.exemplar_vectors = vectors[: len(exemplars)]
@@ -208,7 +213,9 @@ class SemanticGate:
 
     def scores(self, texts: Sequence[str]) -> list[tuple[SafetyFamily, float]]:
         """(family of the closest safety exemplar, margin) for each text, in one embedder call."""
-        queries = _unit_rows(np.asarray(self.embed(list(texts)), dtype=np.float32))
+        return self._margins(_unit_rows(np.asarray(self.embed(list(texts)), dtype=np.float32)))
+
+    def _margins(self, queries: np.ndarray) -> list[tuple[SafetyFamily, float]]:
         to_exemplars = queries @ self.exemplar_vectors.T
         to_anchors = queries @ self.anchor_vectors.T
         best = to_exemplars.argmax(axis=1)
@@ -219,12 +226,22 @@ class SemanticGate:
         return self.scores([text])[0]
 
     def judge(self, text: str) -> tuple[SafetyHit | None, float]:
-        """(hit or None, margin rounded to 4 places)."""
-        family, margin = self.score(text)
+        """(hit or None, the exemplar margin rounded to 4 places): the exemplars and the probe read one vector."""
+        query = _unit_rows(np.asarray(self.embed([text]), dtype=np.float32))
+        family, margin = self._margins(query)[0]
         rounded = round(margin, 4)
-        if margin < self.threshold:
-            return None, rounded
-        return SafetyHit(family=family, rule=f"{family.value}.semantic", gate="semantic", score=rounded), rounded
+        hits = []
+        if margin >= self.threshold:
+            hits.append(SafetyHit(family=family, rule=f"{family.value}.semantic", gate="semantic", score=rounded))
+        if self.probe is not None:
+            verdict = self.probe.judge(query)[0]
+            if verdict.fires:
+                found = SafetyFamily(verdict.family)
+                hits.append(SafetyHit(found, rule=f"{found.value}.probe", gate="probe", score=verdict.probability))
+        # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)
+        # wins, the exemplars on a tie: pills saved up "until it will all be over" is closest to a medication
+        # exemplar, and the probe reads the crisis.
+        return min(hits, key=lambda hit: tuple(SafetyFamily).index(hit.family), default=None), rounded
 
     def check(self, text: str) -> SafetyHit | None:
         return self.judge(text)[0]

@@ -171,6 +171,21 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"policy|plan|insurance)\b)"
         r"|\bby then it'?ll (?:all )?be (?:done|over)\b",
     ),
+    # fourth round (dev split): loose ends tied "so nobody has to deal with my mess", letters left "to open after",
+    # a farewell signed "sorry for everything ... thank you for being", going "quietly this week", "see u on the
+    # other side", going "together" with the tablets counted out, a blade used again and deeper
+    (
+        "preparation",
+        r"\b(?:nobody|no one|no-one) (?:has|have|will have|needs?) to (?:deal with|clean up) (?:my|the) mess\b"
+        r"|\bletters?\b[^.?!]{0,60}\bto (?:be )?open(?:ed)? after\s*(?:[.!,;]|$)"
+        r"|\bsorry for everything\W+(?:and )?thank(?:s| you) for\b"
+        r"|\b(?:will|going to|gonna) go quietly\b|\bsee (?:you|u|ya) on the other side\b"
+        r"|\b(?:tablets|pills|patches)\s+counted out\b|\bkinder if (?:we|i) (?:both |all )?(?:went|go|were gone)\b",
+    ),
+    (
+        "self_harm_phrase",
+        r"\b(?:blade|razor)\b[^?!]{0,80}\b(?:used it again|deep this time)\b",
+    ),
     # being a burden, gone: "they'd be better off ... once I'm out of the picture", "better off without me"
     (
         "burden",
@@ -265,6 +280,8 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"\b(?:unconscious|unresponsive|won't wake up|will not wake up|can't wake (?:him|her|them|up))\b"
         r"|\b(?:is|has|just|suddenly|he's|she's)\s+(?:passed out|collapsed)\b"
         r"|\b(?:and|is|isn't|he's|she's)\s+not waking up\b|\bisn't waking up\b"
+        # fourth round (dev): "just not answering us, eyes half open, making snoring kind of sounds"
+        r"|\bnot (?:answering|responding)\b[^.?!]{0,60}\b(?:eyes (?:half )?(?:open|rolled)|snoring)\b"
         r"|\b(?:baby|infant|newborn|child|toddler|son|daughter|he|she)\b[^.?!]{0,120}\b(?:is|went|gone|looks|"
         r"seems|feels)\s+(?:very\s+|so\s+|really\s+|all\s+)?(?:limp|floppy)\b"
         r"|\b(?:got|had|has had|received|just had)\s+an? (?:bad |strong )?electric(?:al)? shock\b"
@@ -304,7 +321,10 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"\b(?:can't|cannot|can not|unable to) feel (?:his|her|my|their) legs\b"
         r"|\bfell (?:from|off) (?:a |the )?(?:scaffolding|roof|terrace|ladder|tree|balcony|height)\b"
         r"|\bleg (?:looks |is )?(?:shorter|turned out(?:wards)?)\b"
-        r"|\b(?:vomiting|throwing up|vomited|threw up)\s+blood\b",
+        r"|\b(?:vomiting|throwing up|vomited|threw up)\s+blood\b"
+        # fourth round (dev): black, tarry stool with a faint: bleeding inside
+        r"|\bblack,? (?:sticky|tarry|tar-like) (?:potty|stool|poo|motion)s?\b(?=[^?]{0,80}\b(?:blacked out|faint\w*|"
+        r"passed out|dizzy|heart racing)\b)",
     ),
     # third round: a fit that does not stop, a child pulled out of water, pre-eclampsia's signs, an eye hurt by a
     # cracker, a head injury bleeding from the ear, a bee swarm, an infant drying out, urine that will not pass
