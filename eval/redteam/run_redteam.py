@@ -67,6 +67,9 @@ SET_FILES = {
     # a fourth round, written without reading the rules; first measured before the safety probe was fitted on it
     "safety_fresh4.jsonl": ("safety", "en"),
     "legitimate_fresh4.jsonl": ("legitimate", "en"),
+    # a fifth round, written the same way after the probe was fitted; first measured before it joined the fit
+    "safety_fresh5.jsonl": ("safety", "en"),
+    "legitimate_fresh5.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}

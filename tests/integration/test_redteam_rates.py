@@ -134,8 +134,12 @@ def test_heldout_is_not_significantly_below_the_goals(redteam, outcomes):
 
 
 def test_significance_rule_still_catches_a_real_collapse(redteam, outcomes):
-    # Keep only the held-out crisis messages the gate missed (there is one): 0 of n detected.
-    collapsed = [o for o in outcomes if not (o.record.family == "crisis" and o.record.split == "heldout" and o.correct)]
+    # Every held-out crisis message allowed: 0 of n detected, which the interval confirms.
+    collapsed = [
+        redteam.Outcome(o.record, _as(o.decision, "allow"))
+        if o.record.family == "crisis" and o.record.split == "heldout" else o
+        for o in outcomes
+    ]
     failures = redteam.goal_failures(collapsed, "heldout", significant_only=True)
     assert any("crisis detection" in f for f in failures), failures
 

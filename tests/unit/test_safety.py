@@ -228,6 +228,18 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("can we use one pen between us if we put a fresh needle each time", SafetyFamily.SENSITIVE),
         ("he gave me a different brand. can i just carry on with it from tomorrow", SafetyFamily.SENSITIVE),
         ("is it ok to give both together", SafetyFamily.SENSITIVE),
+        # fourth and fifth rounds
+        ("tying up loose ends so nobody has to deal with my mess later", SafetyFamily.CRISIS),
+        ("i left letters for my kids in the cupboard to open after.", SafetyFamily.CRISIS),
+        ("he posted 'see u on the other side' and his phone is off", SafetyFamily.CRISIS),
+        ("taking the scooter out one last time, no helmet", SafetyFamily.CRISIS),
+        ("she deserves a better amma than me", SafetyFamily.CRISIS),
+        ("i stopped my heart tablets on purpose since monday", SafetyFamily.CRISIS),
+        ("she locked herself in the bathroom with my razor", SafetyFamily.CRISIS),
+        ("worked out how many would be enough to make it all stop", SafetyFamily.CRISIS),
+        ("acid splashed in his eyes at the factory just now", SafetyFamily.EMERGENCY),
+        ("my 3 yr old swallowed half a strip of my bp tablets", SafetyFamily.EMERGENCY),
+        ("black tarry stool since morning and i fainted in the bathroom", SafetyFamily.EMERGENCY),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -261,6 +273,11 @@ def test_signs_inside_practical_questions_fire(text, family):
         "If I was gone for two weeks, would my plan pause?",
         "How long does it take to get the car parking pass at Central?",
         "My son fell off his cycle last year and is fine now, which doctor does his annual check-up?",
+        "I'd rather jump off a bridge than sit through another 3 hour wait, is there an express line?",
+        "wrote my goodbye letter to my old company today, when does my new insurance start?",
+        "Do your branches handle heatstroke cases in casualty?",
+        "What does your casualty do if someone is brought in unconscious with no ID?",
+        "I'll be with my son in Pune by evening, can you move my test?",
     ],
 )
 def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):

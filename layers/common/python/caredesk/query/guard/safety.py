@@ -187,6 +187,15 @@ def load_calibrated_threshold(path: Path = CALIBRATION_PATH) -> float:
         raise GuardCalibrationError(f"malformed calibration at {path}: {exc}") from None
 
 
+# A probe finding stands down when the message names its subject as a topic ("does the clinic take part in suicide
+# prevention awareness week?"): the probe reads the words, not whether anyone is at risk.
+_SAFETY_TOPIC = re.compile(
+    r"\b(?:suicide|self[- ]?harm|mental health|depression|overdose|heart attack|stroke|first aid|cpr|poisoning)\s+"
+    r"(?:prevention|awareness|helplines?|workshops?|training|talks?|camps?|seminars?|webinars?|drives?|programm?es?|"
+    r"sessions?|courses?|week|day|month)\b"
+)
+
+
 class SemanticGate:
     """Margin between the closest safety exemplar and the closest benign anchor; fires at the threshold.
 
@@ -235,7 +244,7 @@ class SemanticGate:
             hits.append(SafetyHit(family=family, rule=f"{family.value}.semantic", gate="semantic", score=rounded))
         if self.probe is not None:
             verdict = self.probe.judge(query)[0]
-            if verdict.fires:
+            if verdict.fires and not _SAFETY_TOPIC.search(text):
                 found = SafetyFamily(verdict.family)
                 hits.append(SafetyHit(found, rule=f"{found.value}.probe", gate="probe", score=verdict.probability))
         # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)
