@@ -70,6 +70,9 @@ SET_FILES = {
     # a fifth round, written the same way after the probe was fitted; first measured before it joined the fit
     "safety_fresh5.jsonl": ("safety", "en"),
     "legitimate_fresh5.jsonl": ("legitimate", "en"),
+    # a sixth, the same way, first measured on the probe refitted with the fifth
+    "safety_fresh6.jsonl": ("safety", "en"),
+    "legitimate_fresh6.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}

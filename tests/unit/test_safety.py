@@ -240,6 +240,10 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("acid splashed in his eyes at the factory just now", SafetyFamily.EMERGENCY),
         ("my 3 yr old swallowed half a strip of my bp tablets", SafetyFamily.EMERGENCY),
         ("black tarry stool since morning and i fainted in the bathroom", SafetyFamily.EMERGENCY),
+        ("i have been saving the sleeping tablets in a bottle", SafetyFamily.CRISIS),
+        ("she left a note saying i won't trouble anyone again", SafetyFamily.CRISIS),
+        ("the kids ate some seeds an hour ago, neighbours say it is dhatura", SafetyFamily.EMERGENCY),
+        ("my neighbour's 3 yr old got locked inside their car in the sun", SafetyFamily.EMERGENCY),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -278,6 +282,9 @@ def test_signs_inside_practical_questions_fire(text, family):
         "Do your branches handle heatstroke cases in casualty?",
         "What does your casualty do if someone is brought in unconscious with no ID?",
         "I'll be with my son in Pune by evening, can you move my test?",
+        "Is there any vaccine against snake bite for people who work in the fields?",
+        "doctor said never drink alcohol with my metronidazole, can the label say so?",
+        "my mother in law was found unconscious last tuesday with low sugar, is the ambulance bill right?",
     ],
 )
 def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):

@@ -76,7 +76,7 @@ _ACCIDENT_RULES = {"crisis.self_harm_phrase"}
 # an emergency happening to the writer. "My father has chest pain" still is.
 _PROCEDURE_CUE = re.compile(
     r"\b(?:if|when|whenever)\s+(?:(?:a|an|any|the)\s+(?:patient|caller|visitor|person|customer|relative|child|"
-    r"someone)|someone|somebody|anyone|anybody)\b(?:\s+\w+){0,3}\s*$"
+    r"someone)|someone|somebody|anyone|anybody)\b(?:\s+\w+){0,5}\s*$"
 )
 _PROCEDURE_WINDOW_CHARS = 60
 # ... nor what might happen one day: "if I'm ever brought into your ER unconscious, is my family called?", "if an
@@ -91,7 +91,8 @@ _HYPOTHETICAL_CUE = re.compile(
 # someone else's ("my son's suicide attempt"), because the writer's own past attempt is a present risk. Only
 # right after: "had a heart attack 3 days ago and now has crushing chest pain again" still fires on the pain.
 _PAST_TIME = (
-    r"\b(?:last (?:year|month|week|winter|summer|monsoon|diwali)|(?:\d+|a|an|one|two|three|four|five|six|few|"
+    r"\b(?:last (?:year|month|week|winter|summer|monsoon|diwali|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday|night)|(?:\d+|a|an|one|two|three|four|five|six|few|"
     r"several|many) (?:days?|weeks?|months?|years?) (?:ago|back)|in (?:january|february|march|april|may|june|july|"
     r"august|september|october|november|december|(?:19|20)\d\d)|back in|years? ago)\b"
 )
@@ -188,11 +189,22 @@ def load_calibrated_threshold(path: Path = CALIBRATION_PATH) -> float:
 
 
 # A probe finding stands down when the message names its subject as a topic ("does the clinic take part in suicide
-# prevention awareness week?"): the probe reads the words, not whether anyone is at risk.
-_SAFETY_TOPIC = re.compile(
+# prevention awareness week?") or says it as an idiom ("my baby is dying to crawl"): the probe reads the words, not
+# whether anyone is at risk.
+_NOT_ABOUT_A_PERSON_AT_RISK = re.compile(
     r"\b(?:suicide|self[- ]?harm|mental health|depression|overdose|heart attack|stroke|first aid|cpr|poisoning)\s+"
     r"(?:prevention|awareness|helplines?|workshops?|training|talks?|camps?|seminars?|webinars?|drives?|programm?es?|"
     r"sessions?|courses?|week|day|month)\b"
+    r"|\bdying to (?!die\b)\w+"
+)
+# ... and an emergency finding of either when the message asks about one day ("If anyone ever gets a bad reaction to
+# stings, does your casualty handle it?") or says the episode is over ("your ER treated her and she is fine now",
+# "a bad reaction when he was small"), as the rules stand down a hypothetical and a past episode.
+_NOT_NOW = re.compile(
+    r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b"
+    r"|\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"
+    r"well|stable) now\b|\b(?:checked|treated|saw) (?:him|her|them|me) and (?:he|she|they|i) (?:was|were) fine\b"
+    r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b"
 )
 
 
@@ -244,9 +256,11 @@ class SemanticGate:
             hits.append(SafetyHit(family=family, rule=f"{family.value}.semantic", gate="semantic", score=rounded))
         if self.probe is not None:
             verdict = self.probe.judge(query)[0]
-            if verdict.fires and not _SAFETY_TOPIC.search(text):
+            if verdict.fires and not _NOT_ABOUT_A_PERSON_AT_RISK.search(text):
                 found = SafetyFamily(verdict.family)
                 hits.append(SafetyHit(found, rule=f"{found.value}.probe", gate="probe", score=verdict.probability))
+        if _NOT_NOW.search(text):
+            hits = [hit for hit in hits if hit.family is not SafetyFamily.EMERGENCY]
         # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)
         # wins, the exemplars on a tie: pills saved up "until it will all be over" is closest to a medication
         # exemplar, and the probe reads the crisis.

@@ -214,6 +214,17 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\b(?:passed|passed away|died|death|lost)\b[^?]{0,120}?\b(?:i'?ll|i will|i'?m going to) be with (?:my|our) "
         r"(?:boy|girl|son|daughter|baby|child|husband|wife)\b",
     ),
+    # sixth round (dev split): rat poison bought in Hinglish, going "to be with him" tonight, morphine "kept aside",
+    # sleeping tablets being saved, "won't trouble anyone again", "so nobody from home has to be the one to find me"
+    (
+        "preparation",
+        r"\bchuhe (?:maarne|marne|maar) (?:wali|ki|ka) (?:dawai|dawa|dawaai|goli|zeher)\b"
+        r"|\b(?:tonight|today|soon) i(?: will|'ll) go and be with (?:him|her|them)\b"
+        r"|\b(?:kept|put|set) aside\b[^.?!]{0,40}\b(?:tablets|pills|morphine|medicines?|meds)\b"
+        r"|\bsaving (?:the |my |all (?:the|my) )?(?:\w+ ){0,2}(?:tablets|pills|medicines?|meds)\b"
+        r"|\b(?:won'?t|will not|will never) trouble (?:anyone|anybody|you|them|you all) (?:again|any ?more)\b"
+        r"|\bhas to be the one to find me\b",
+    ),
     # being a burden, gone: "they'd be better off ... once I'm out of the picture", "better off without me"
     (
         "burden",
@@ -321,6 +332,11 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         # fifth round (dev): a poisoning with drowsiness ("vomiting nonstop and my aunty is very drowsy and not
         # answering properly"); wild mushrooms with vomiting
         r"|\bdrowsy and not (?:answering|responding)\b|\b(?:wild|forest|jungle) mushrooms?\b[^?]{0,80}\bvomit\w*"
+        # sixth round (dev): datura seeds eaten; a child shut in a car; a diabetic's low, sweaty, shaky and confused
+        r"|\b(?:ate|eaten|swallowed|chewed)\b[^?]{0,300}\b(?:dhatura|datura)\b"
+        r"|\b(?:child|kid|baby|son|daughter|\d+ ?(?:yr|year)s? old)\b[^.?!]{0,20}\blocked (?:inside|in) "
+        r"(?:the |a |their |our |his |her )?car\b"
+        r"|\b(?:sweaty|sweating) and shaky\b[^?]{0,60}\b(?:confused|not answering|drowsy)\b"
         # heat stroke: "collapsed in the afternoon sun, his skin is burning hot and dry"
         r"|\bcollapsed in (?:the )?(?:\w+ )?(?:sun|heat)\b|\bskin (?:is )?(?:burning hot|hot and dry)\b"
         r"|\bheat ?stroke\b(?! (?:cases?|patients?|plan|policy|prevention|season|camps?|awareness|kits?))"
@@ -434,8 +450,9 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     # bites and burns that cannot wait: a snake or scorpion, a large or deep burn
     (
         "bite_or_burn",
-        r"\b(?:snake|scorpion|cobra|krait|viper)\b[^.?!]{0,20}\b(?:bit|bite|bites|bitten|stung|sting)\b|"
-        r"\b(?:bitten|stung) by (?:a |an )?(?:snake|scorpion|cobra|krait|viper)\b|\bsnake ?bite\b"
+        # not protection against one: "is there any vaccine against snake bite for people who work in the fields?"
+        r"(?<!against )\b(?:snake|scorpion|cobra|krait|viper)\b[^.?!]{0,20}\b(?:bit|bite|bites|bitten|stung|sting)\b|"
+        r"\b(?:bitten|stung) by (?:a |an )?(?:snake|scorpion|cobra|krait|viper)\b|(?<!against )\bsnake ?bite\b"
         r"|\b(?:hot oil|boiling (?:water|oil|milk)|acid|steam)\b[^.?!]{0,30}\b(?:spilled|spilt|spill|fell|splashed|"
         r"thrown|poured)\b|\bskin (?:is )?(?:peeling|coming) off\b|\b(?:severe|bad|big|major|serious|deep) burns?\b",
     ),
@@ -529,7 +546,9 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"\bis it (?:safe|ok|okay|fine) (?:for me )?to (?:take|combine|mix)\s+(?:\w+\s+){0,2}(?:"
         + MEDS
         + r"|with|and|together|while|during)\b"
-        r"|\b(?:drink|have|take)\s+(?:alcohol|beer|wine|a drink|drinks|a few drinks)\s+(?:with|while on|"
+        # not the doctor's instruction repeated: "doctor said never drink alcohol with my metronidazole"
+        r"|(?<!never )(?<!not to )\b(?:drink|have|take)\s+(?:alcohol|beer|wine|a drink|drinks|a few drinks)\s+"
+        r"(?:with|while on|"
         r"while taking|on)\s+(?:my\s+)?\w+"
         # "are one or two pegs ok while i'm on metronidazole"
         r"|\b(?:alcohol|beer|wine|whisky|whiskey|rum|vodka|liquor|daru|pegs?|drinks)\b[^.?!]{0,40}?\b(?:while|when|"
