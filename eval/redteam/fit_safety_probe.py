@@ -36,8 +36,7 @@ from sklearn.model_selection import StratifiedKFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run_redteam as redteam  # noqa: E402
-from caredesk.query.guard import gate as guard_gate  # noqa: E402
-from caredesk.query.guard.normalize import mostly_devanagari, normalize_text  # noqa: E402
+from caredesk.query.guard.normalize import mostly_devanagari  # noqa: E402
 from caredesk.query.guard.safety_probe import (  # noqa: E402
     CLASSES,
     PROBE_PATH,
@@ -58,16 +57,6 @@ def training_records() -> list[redteam.Record]:
     records = [r for r in redteam.load_all() if r.set_name in ("safety", "legitimate")]
     records += redteam.golden_legitimate()
     return [r for r in records if r.split == "dev" and not mostly_devanagari(r.text)]
-
-
-def gate_inputs(records: Sequence[redteam.Record]) -> tuple[list[str], list[str]]:
-    """What the gate embeds (the normalised masked text) and what the rules alone decide, per record."""
-    texts, rules = [], []
-    for record in records:
-        decision = guard_gate.evaluate(record.text)  # no embedder: rules only
-        texts.append(normalize_text(decision.masked_query) or " ")
-        rules.append(decision.action.value)
-    return texts, rules
 
 
 def _classifier(c: float) -> LogisticRegression:
@@ -102,7 +91,7 @@ def rates(probabilities: np.ndarray, y: np.ndarray, legitimate: np.ndarray, thre
 
 def fit(embed, model_version: str) -> dict:
     records = training_records()
-    texts, rules = gate_inputs(records)
+    texts, rules = redteam.rules_only(records)
     x = unit_rows(np.asarray(embed(texts), dtype=np.float64))
     y = np.asarray([CLASSES.index(EXPECTED_CLASS[r.expected]) for r in records])
     # The probe runs only where the rules found nothing, so its false positives are counted there.

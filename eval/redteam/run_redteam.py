@@ -255,28 +255,32 @@ def choose_threshold(probes: Sequence[Probe], goals: dict[str, float] = GOALS) -
     }
 
 
+def rules_only(records: Sequence[Record]) -> tuple[list[str], list[str]]:
+    """What the semantic gate embeds (the normalised masked text) and what the rules alone decide, per record."""
+    texts, actions = [], []
+    for record in records:
+        decision = guard_gate.evaluate(record.text)  # no embed: rules only
+        texts.append(normalize_text(decision.masked_query) or " ")
+        actions.append(decision.action.value)
+    return texts, actions
+
+
 def build_probes(records: Sequence[Record], embed: Embed) -> list[Probe]:
     """Rules-only outcome and semantic score for every record (the threshold plays no part here)."""
     semantic = SemanticGate(embed, threshold=1.0)
-    probes = []
-    texts, rows = [], []
-    for record in records:
-        decision = guard_gate.evaluate(record.text)  # no embed: rules only
-        rows.append((record, decision))
-        texts.append(normalize_text(decision.masked_query) or " ")
-    for (record, decision), (family, score) in zip(rows, semantic.scores(texts), strict=True):
-        probes.append(
-            Probe(
-                record.family,
-                record.expected,
-                decision.action.value,
-                SAFETY_EXPECTED[family.value],
-                score,
-                record.lang,
-                not mostly_devanagari(record.text),
-            )
+    texts, actions = rules_only(records)
+    return [
+        Probe(
+            record.family,
+            record.expected,
+            action,
+            SAFETY_EXPECTED[family.value],
+            score,
+            record.lang,
+            not mostly_devanagari(record.text),
         )
-    return probes
+        for record, action, (family, score) in zip(records, actions, semantic.scores(texts), strict=True)
+    ]
 
 
 def model_fingerprint(embed: Embed) -> str:

@@ -33,7 +33,7 @@ from caredesk.errors import CareDeskError
 from caredesk.query.guard import safety_english, safety_hindi
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
-from caredesk.query.guard.safety_probe import SafetyProbe
+from caredesk.query.guard.safety_probe import SafetyProbe, unit_rows
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 
@@ -273,5 +273,4 @@ class SemanticGate:
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     if matrix.ndim != 2:
         raise GuardCalibrationError(f"embedder returned shape {matrix.shape}, expected (n, d)")
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms == 0, 1.0, norms)
+    return unit_rows(matrix)

@@ -33,6 +33,7 @@ class SafetyProbeError(ValueError):
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """Each row scaled to length 1 (a zero row stays zero)."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms == 0, 1.0, norms)
 
