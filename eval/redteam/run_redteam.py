@@ -73,6 +73,9 @@ SET_FILES = {
     # a sixth, the same way, first measured on the probe refitted with the fifth
     "safety_fresh6.jsonl": ("safety", "en"),
     "legitimate_fresh6.jsonl": ("legitimate", "en"),
+    # a seventh, the same way, first measured on the probe refitted with the sixth
+    "safety_fresh7.jsonl": ("safety", "en"),
+    "legitimate_fresh7.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}

@@ -96,16 +96,22 @@ _PAST_TIME = (
     r"several|many) (?:days?|weeks?|months?|years?) (?:ago|back)|in (?:january|february|march|april|may|june|july|"
     r"august|september|october|november|december|(?:19|20)\d\d)|back in|years? ago)\b"
 )
-# the past time, at most three words after the phrase ("had a seizure at work last month"), none of them saying the
-# episode goes on ("chest pain since last week" is not over)
+# the past time, at most four words after the phrase ("had a seizure at work last month", "overdosed on her sleeping
+# tablets two years ago"), none of them saying the episode goes on ("chest pain since last week" is not over)
 _AFTER_THE_PHRASE = re.compile(
-    r"[\s,]*(?:(?!(?:since|for|till|until|and|but|now|still)\b)[\w']+[\s,]+){0,3}" + _PAST_TIME
+    r"[\s,]*(?:(?!(?:since|for|till|until|and|but|now|still)\b)[\w']+[\s,]+){0,4}" + _PAST_TIME
+)
+# ... or at most three words before it ("last year my father had a stroke", "in your ICU in January after she drank
+# phenyl"), and not the start of an episode that goes on ("since last night he is having fits")
+_BEFORE_THE_PHRASE = re.compile(
+    r"(?<!since )(?<!from )(?<!till )(?<!until )" + _PAST_TIME
+    + r"[\s,]+(?:(?!(?:since|now|still|today|tonight|again|and|but|been)\b)[\w']+\s+){0,3}$"
 )
 _SOMEONE_ELSES_WINDOW_CHARS = 40
 _SOMEONE_ELSES = re.compile(
     r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:son|daughter|child|kid|brother|sister|mother|mum|mom|father|dad|"
-    r"husband|wife|friend|uncle|aunt|cousin|grandfather|grandmother|neighbour|neighbor|colleague)'s\s+$"
-    r"|\b(?:his|her|their)\s+$"
+    r"husband|wife|friend|uncle|aunt|cousin|grandfather|grandmother|neighbour|neighbor|colleague)(?:'s)?\s+$"
+    r"|\b(?:his|her|their|he|she|they)\s+$"
 )
 
 RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
@@ -143,8 +149,9 @@ def _not_happening_now(text: str, match_start: int) -> bool:
 
 
 def _over_and_told(text: str, family: SafetyFamily, match_start: int, match_end: int) -> bool:
-    """A past time right after the phrase: an emergency that is over; a crisis only if someone else's."""
-    if not _AFTER_THE_PHRASE.match(text, match_end):
+    """A past time right after the phrase, or opening its clause: an emergency that is over; a crisis only if
+    someone else's."""
+    if not (_AFTER_THE_PHRASE.match(text, match_end) or _BEFORE_THE_PHRASE.search(text[:match_start])):
         return False
     if family is SafetyFamily.CRISIS:
         return bool(_SOMEONE_ELSES.search(text[max(0, match_start - _SOMEONE_ELSES_WINDOW_CHARS) : match_start]))

