@@ -264,6 +264,31 @@ def test_a_defined_term_opens_a_chunk_with_its_description_and_never_ends_one():
     assert "\n\n".join(c.body for c in chunks) == reference(6)
 
 
+def test_a_lead_in_opens_the_chunk_of_the_list_it_introduces_rather_than_ending_alone():
+    items = "\n".join(f"- **right {n}** to " + " ".join(["word"] * 8) + ";" for n in range(4))
+    chunks = chunks_of(f"You have the right to:\n\n{items}", title="T", target=30)
+    assert chunks[0].body.startswith("You have the right to:\n\n- **right 0**"), [c.body for c in chunks]
+    assert all(c.body != "You have the right to:" for c in chunks)
+
+
+def test_a_lead_in_at_the_end_of_a_full_chunk_moves_to_the_next_with_its_table_or_code():
+    table = "| When | Charge |\n| --- | --- |\n" + "\n".join(f"| {n} hours | INR {n}00 |" for n in range(1, 6))
+    markdown = f"{sentence(1, 20)} {sentence(2)}\n\nThe charges are:\n\n{table}"
+    chunks = chunks_of(markdown, title="T", target=30)
+    assert [c.body.split("\n\n")[0] for c in chunks][1:] == ["The charges are:"], [c.body for c in chunks]
+    assert chunks[-1].body.endswith(table)
+    code = "```\nDROP TABLE tablename;\n" + "\n".join(f"-- line {n} of the example" for n in range(6)) + "\n```"
+    chunks = chunks_of(f"{sentence(1, 25)}\n\nRemove it using the following command:\n\n{code}", title="T", target=30)
+    assert not any(c.body.rstrip().endswith(":") for c in chunks), [c.body for c in chunks]
+    assert "\n\n".join(c.body for c in chunks).split() == (
+        f"{sentence(1, 25)} Remove it using the following command: {code}").split()
+
+
+def test_a_lead_in_before_prose_is_an_ordinary_sentence():
+    chunks = chunks_of(f"{sentence(1, 25)} Note this:\n\n{sentence(2, 25)}", title="T", target=30)
+    assert chunks[0].body.endswith("Note this:")
+
+
 def test_names_a_term_is_a_short_line_without_closing_punctuation_before_prose():
     assert names_a_term("checkpoint_timeout (integer)", "Maximum time between automatic WAL checkpoints.")
     assert names_a_term("`-d` `--debug`", "Print debugging output while the tool runs.")

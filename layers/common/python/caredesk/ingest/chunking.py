@@ -10,7 +10,9 @@ Rules:
   quarters of its share: before a defined term (a reference's `<dt>`, `names_a_term`) rather
   than between paragraphs, between paragraphs rather than inside one, and never between a
   term and the description it names, so "The default is one second (1s)." stays with
-  `deadlock_timeout`; a chunk past its share still takes the rest of a paragraph that fits;
+  `deadlock_timeout`, nor between a lead-in and the list, table or code it introduces ("You have
+  the right to:", "remove it using the following command:"); a chunk past its share still takes
+  the rest of a paragraph that fits;
 - a table, a list or a code block stays whole in one chunk when it has at most twice
   `target_words` words; a larger one is split between rows/items/lines, and a table's
   header row is repeated in every part;
@@ -36,8 +38,9 @@ from caredesk.ingest.markdown import ATX_HEADING, FENCE, LIST_MARKER, TABLE_SEPA
 DEFAULT_TARGET_WORDS: int = 100
 HEADING_SEPARATOR = " > "
 # Part of every document's digest (caredesk.ingest.indexing): a change to where chunks end re-indexes a
-# re-uploaded document. 2: chunks end at the strongest boundary (module docstring).
-CHUNKING_VERSION = 2
+# re-uploaded document. 2: chunks end at the strongest boundary (module docstring). 3: a lead-in stays with the
+# list, table or code it introduces.
+CHUNKING_VERSION = 3
 MAX_TERM_WORDS = 12
 
 
@@ -198,8 +201,9 @@ def _sections(markdown: str, title: str) -> list[tuple[tuple[str, ...], list[_Bl
 
 
 # The boundary before a piece, weakest first: inside a paragraph, between blocks, before a defined term.
-# A description is glued to the term it follows: a chunk ends there only when nothing else can.
-_GLUED, _SENTENCE, _BLOCK, _TERM = -1, 0, 1, 2
+# A description is glued to the term it follows, and a list, table or code block to the lead-in it follows: a chunk
+# ends there only when nothing else can, and a lead-in that would be left alone opens the next chunk instead.
+_LED_IN, _GLUED, _SENTENCE, _BLOCK, _TERM = -2, -1, 0, 1, 2
 # A chunk ends at a stronger boundary only if it keeps at least this share of its even share of words.
 # Swept on the PostgreSQL manual's dev split (docs/grounded-answers.md), answers holding every fact /
 # page recall@5, of 80: 0.5 -> 49 / 70, 0.75 -> 49 / 71, 0.9 -> 48 / 72 (sentence packing: 46 / 72).
@@ -234,7 +238,7 @@ def _pack(blocks: list[_Block], target_words: int) -> list[str]:
     current: list[_Piece] = []
     for piece, paragraph_rest in zip(pieces, to_paragraph_end, strict=True):
         # what follows a cut may still leave no room for `piece`: then it is a chunk of its own
-        while current and (
+        while current and not _glued_alone(current, piece) and (
             _words(current) + piece.words > target_words
             or (_words(current) >= share
                 and (piece.boundary != _SENTENCE or _words(current) + paragraph_rest > target_words))
@@ -246,6 +250,12 @@ def _pack(blocks: list[_Block], target_words: int) -> list[str]:
     if current:
         bodies.append(_render(current))
     return bodies
+
+
+def _glued_alone(current: list[_Piece], following: _Piece) -> bool:
+    """`current` is one piece, a lead-in that `following` (a list, table or code block of at most twice the target)
+    is glued to: they open a chunk together."""
+    return len(current) == 1 and following.boundary == _LED_IN
 
 
 def _words(pieces: list[_Piece]) -> int:
@@ -265,7 +275,7 @@ def _cut(current: list[_Piece], following: _Piece, min_words: float) -> int:
             allowed.append(keep)
     if not allowed or allowed == [len(current)]:
         allowed = [len(current)]
-        if boundaries[-1] == _GLUED and len(current) > 1:
+        if boundaries[-1] in (_GLUED, _LED_IN) and len(current) > 1:
             allowed.append(len(current) - 1)
     return max(allowed, key=lambda keep: (boundaries[keep - 1], keep))
 
@@ -280,7 +290,9 @@ def _pieces(blocks: list[_Block], target_words: int) -> list[_Piece]:
         for index, block in enumerate(blocks)
     ]
     for index, block in enumerate(blocks):
-        opening = _TERM if names_term[index] else _GLUED if index and names_term[index - 1] else _BLOCK
+        led_in = index and block.kind != "paragraph" and _leads_in(blocks[index - 1])
+        opening = (_TERM if names_term[index] else _GLUED if index and names_term[index - 1] else _LED_IN if led_in
+                   else _BLOCK)
         first = len(pieces)
         if block.kind == "paragraph":
             for sentence in _split_paragraph(block.render()):
@@ -297,6 +309,11 @@ def _pieces(blocks: list[_Block], target_words: int) -> list[_Piece]:
         if len(pieces) > first:
             pieces[first] = replace(pieces[first], boundary=opening)
     return pieces
+
+
+def _leads_in(block: _Block) -> bool:
+    """A paragraph whose last sentence introduces what follows it ("You have the right to:")."""
+    return block.kind == "paragraph" and block.render().rstrip(" *_").endswith(":")
 
 
 def names_a_term(paragraph: str, following: str) -> bool:
