@@ -81,6 +81,9 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\b(?:pray|praying|prayed|hope|hoping|wish|wishing)\s+(?:that\s+)?i\s+(?:just\s+|would\s+|will\s+)?"
         r"(?:don't|dont|do not|never|won't|wont|wouldn't|would not|didn't|did not)\s+wake up\b|"
         r"\benough to (?:not|never) wake up\b|"
+        # fourth-round dev misses, given phrases at the seventh: "once there's enough i wont have to wake up to any of
+        # this again", how many tablets a person "would need to take to not wake up"
+        r"\b(?:won'?t|wont|will not|never) have to wake up\b|\b(?:take|swallow)\b[^.?!]{0,30}\bto (?:not|never) wake up\b|"
         r"\bdone with (?:life|living)\b",
     ),
     (
@@ -241,7 +244,15 @@ CRISIS: tuple[tuple[str, str], ...] = (
     ),
     (
         "self_harm_phrase",
-        r"\bcutting (?:deeper|deep(?:er)? every (?:night|day))\b|\b(?:tonight|today) (?:i'?m|im|i am) going all the way\b",
+        r"\bcutting (?:deeper|deep(?:er)? every (?:night|day))\b|\b(?:tonight|today) (?:i'?m|im|i am) going all the way\b"
+        # dev misses of the fifth round: words scratched into the arm with a pin, pills collected from a grandmother's
+        # drawer and "won't matter after tonight"
+        r"|\bscratch\w*\s+(?:\w+\s+){0,2}into my (?:arms?|skin|wrists?|thighs?|legs?|stomach)\b",
+    ),
+    (
+        "preparation",
+        r"\bcollecting (?:[\w']+ ){0,3}(?:sleeping )?(?:pills|tablets)\b(?! (?:for|from the pharmacy|from your)\b)"
+        r"|\b(?:won'?t|will not|wont|doesn'?t|does not) matter (?:after|beyond|past) (?:tonight|today|tomorrow)\b",
     ),
     # being a burden, gone: "they'd be better off ... once I'm out of the picture", "better off without me"
     (
@@ -382,7 +393,11 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     (
         "heart_attack_stroke",
         r"\bsudden(?:ly)?\s+(?:\w+\s+){0,2}(?:can't|cannot|can not|couldn't|unable to) (?:see|speak|talk|move|lift)\b"
-        r"|\b(?:leg|arm|foot)\s+(?:is\s+)?dragging\b|\bsuddenly (?:lost|losing|lose) (?:the |his |her |my )?"
+        r"|\b(?:leg|arm|foot)\s+(?:is\s+)?dragging\b"
+        # a fifth-round dev miss, given a phrase at the seventh: "amma suddenly can't find her words"
+        r"|\bsudden(?:ly)?\s+(?:\w+\s+){0,2}(?:can't|cannot|can not|couldn't|unable to|is unable to) find (?:her|his|my|the) "
+        r"words\b"
+        r"|\bsuddenly (?:lost|losing|lose) (?:the |his |her |my )?"
         r"(?:vision|sight)\b",
     ),
     (
@@ -414,7 +429,11 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     ),
     (
         "pregnancy_warning",
-        r"\bpregnan\w*\b[^?]{0,150}\b(?:blurr(?:y|ed)(?: vision)?|flashing lights|spots before (?:my|her) eyes)\b",
+        r"\bpregnan\w*\b[^?]{0,150}\b(?:blurr(?:y|ed)(?: vision)?|flashing lights|spots before (?:my|her) eyes)\b"
+        # dev misses of the fourth and fifth rounds, given phrases at the seventh: the cord seen after the waters broke;
+        # tightenings every few minutes before 37 weeks
+        r"|\b(?:loop of (?:the )?(?:umbilical )?cord|cord (?:is )?(?:hanging|coming|sticking) out)\b"
+        r"|\b(?:2\d|3[0-6]) weeks\b[^?]{0,150}\bevery \d+(?:\s*(?:-|to)\s*\d+)? (?:min|mins|minutes)\b",
     ),
     (
         "eye_or_head_injury",
@@ -602,6 +621,12 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"at once)\b",
     ),
     ("medication_decision", r"\bshould i (?:keep|continue|carry on|go on) (?:taking|using)\b"),
+    # a sixth-round dev miss, given a phrase at the seventh: "I'm on metformin 1000 twice a day, do I stop it the day
+    # before or after the scan?"
+    (
+        "medication_decision",
+        r"\b" + MEDICINE + r"\b[^?]{0,150}?\b(?:do|should|must|shall) i (?:stop|skip|pause|hold) (?:it|them)\b",
+    ),
     (
         "medication_decision",
         # "I've been on Ecosprin since my stent ... thinking of stopping it for a few weeks"

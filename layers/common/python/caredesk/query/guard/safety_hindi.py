@@ -147,7 +147,8 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|(?:goli|dava|davai|dose|insulin|tablet)\s+(?:\S+\s+)?(?:mis|chut|bhul)\s*(?:ho|gai|gayi|gaya|gya)"
         r"|" + _MEDICINE_LATN + r"\S*\s+(?:ke\s+)?sath\s+(?:daru|sharab|alcohol|bir|drink)"
         # a dose of one's own choosing: "kya aaj se 16 units kar du?"
-        r"|\d+\s+(?:units?|mg)\s+(?:kar|kr)\s+(?:du|dun|de|lu|lun)" + _END,
+        r"|\d+\s+(?:units?|mg)\s+(?:kar|kr)\s+(?:du|dun|de|lu|lun)" + _END
+        + r"|(?:de|du|dun)\s+ya\s+(?:adhi|adha)" + _END,
     ),
     (
         "acute_symptom_hi",
