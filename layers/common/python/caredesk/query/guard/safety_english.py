@@ -83,7 +83,8 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\benough to (?:not|never) wake up\b|"
         # fourth-round dev misses, given phrases at the seventh: "once there's enough i wont have to wake up to any of
         # this again", how many tablets a person "would need to take to not wake up"
-        r"\b(?:won'?t|wont|will not|never) have to wake up\b|\b(?:take|swallow)\b[^.?!]{0,30}\bto (?:not|never) wake up\b|"
+        r"\b(?:won'?t|wont|will not|never) have to wake up\b"
+        r"|\b(?:take|swallow)\b[^.?!]{0,30}\bto (?:not|never) wake up\b|"
         r"\bdone with (?:life|living)\b",
     ),
     (
@@ -203,8 +204,8 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\bon purpose\b"
         r"|\bnot (?:planning on|planning to|going to) (?:be )?com(?:e|ing) back from the "
         r"(?:river|sea|lake|bridge|forest|jungle|mountains?|hills)\b"
-        r"|\blocked (?:himself|herself|themselves) in\b[^.?!]{0,40}\b(?:razors?|blades?|knife|knives|rope|pills|tablets|"
-        r"kerosene|poison)\b"
+        r"|\blocked (?:himself|herself|themselves) in\b[^.?!]{0,40}\b(?:razors?|blades?|knife|knives|rope|pills|"
+        r"tablets|kerosene|poison)\b"
         r"|\bse pehle sab khatam\b",
     ),
     # the fourth and fifth rounds' held-out crisis misses, fixed after they were measured (the significance test of the
@@ -244,7 +245,8 @@ CRISIS: tuple[tuple[str, str], ...] = (
     ),
     (
         "self_harm_phrase",
-        r"\bcutting (?:deeper|deep(?:er)? every (?:night|day))\b|\b(?:tonight|today) (?:i'?m|im|i am) going all the way\b"
+        r"\bcutting (?:deeper|deep(?:er)? every (?:night|day))\b"
+        r"|\b(?:tonight|today) (?:i'?m|im|i am) going all the way\b"
         # dev misses of the fifth round: words scratched into the arm with a pin, pills collected from a grandmother's
         # drawer and "won't matter after tonight"
         r"|\bscratch\w*\s+(?:\w+\s+){0,2}into my (?:arms?|skin|wrists?|thighs?|legs?|stomach)\b",
@@ -329,8 +331,8 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     # his chest and he's gone all grey"
     (
         "chest_pain",
-        r"\b(?:weight|heaviness|pressure|squeezing|tightness|pain)\s+(?:on|in)\s+(?:the (?:middle|centre|center) of\s+)?"
-        r"(?:(?:my|his|her|their|the)\s+)?chest\b"
+        r"\b(?:weight|heaviness|pressure|squeezing|tightness|pain)\s+(?:on|in)\s+"
+        r"(?:the (?:middle|centre|center) of\s+)?(?:(?:my|his|her|their|the)\s+)?chest\b"
         r"(?=[^?]{0,80}\b(?:sweat\w*|grey|gray|pale|clammy|breathless|out of breath|vomit\w*|faint\w*|arm|jaw)\b)"
         r"|\b(?:sweat\w*|grey|gray|pale|clammy|breathless)\b[^?]{0,80}\b(?:weight|heaviness|pressure|squeezing|"
         r"tightness|pain)\s+(?:on|in)\s+(?:my|his|her|their)\s+chest\b",
@@ -395,8 +397,8 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"\bsudden(?:ly)?\s+(?:\w+\s+){0,2}(?:can't|cannot|can not|couldn't|unable to) (?:see|speak|talk|move|lift)\b"
         r"|\b(?:leg|arm|foot)\s+(?:is\s+)?dragging\b"
         # a fifth-round dev miss, given a phrase at the seventh: "amma suddenly can't find her words"
-        r"|\bsudden(?:ly)?\s+(?:\w+\s+){0,2}(?:can't|cannot|can not|couldn't|unable to|is unable to) find (?:her|his|my|the) "
-        r"words\b"
+        r"|\bsudden(?:ly)?\s+(?:\w+\s+){0,2}(?:can't|cannot|can not|couldn't|unable to|is unable to) find "
+        r"(?:her|his|my|the) words\b"
         r"|\bsuddenly (?:lost|losing|lose) (?:the |his |her |my )?"
         r"(?:vision|sight)\b",
     ),
@@ -609,7 +611,8 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     (
         "medication_interaction",
         # "have" as in taking, not keeping: "we have a lot of unused tablets and insulin at home"
-        r"\b(?:take|taking|(?<!we )(?<!they )have|use|give|combine|mix)\b[^.?!]{0,40}?\b" + MEDICINE + r"\b[^.?!]{0,30}?"
+        r"\b(?:take|taking|(?<!we )(?<!they )have|use|give|combine|mix)\b[^.?!]{0,40}?\b" + MEDICINE
+        + r"\b[^.?!]{0,30}?"
         r"\b(?:with|and|alongside|together with|at the same time as|while (?:on|taking))\b[^.?!]{0,30}?\b"
         + MEDICINE + r"\b"
         r"|\b" + MEDICINE + r"\b[^.?!]{0,40}?\b(?:clash|interact|interfere)(?:s|es)?\s+with\b[^.?!]{0,30}?\b"
