@@ -170,6 +170,30 @@ def test_a_chosen_list_item_is_quoted_after_the_line_that_introduces_it(embedder
                         question="Can a doctor come to the house of my 72-year-old father?").removed == []
 
 
+WHAT_TO_BRING = Passage(
+    source="kb/public/appointment_booking.md",
+    chunk_id="kb/public/appointment_booking.md#9",
+    heading="Booking an Appointment at Sunrise Clinics > On the Day of Your Visit > What to Bring",
+    body=("- a government photo identity document (for first visits and for insurance patients);\n"
+          "- your appointment id;\n- for a child, the child's vaccination card."),
+    score=0.05,
+    similarity=0.6,
+)
+
+
+def test_a_list_straight_under_its_heading_is_quoted_after_that_heading_and_the_reviewer_accepts_it(embedder):
+    question = "What documents should I bring to my first visit?"
+    draft = compose(question, [WHAT_TO_BRING], embedder.embed)
+    texts = [s.text for s in draft]
+    assert texts[0] == "What to Bring:" and texts[1].startswith("a government photo identity document"), texts
+    assert texts.count("What to Bring:") == 1  # once before the first item under it
+    assert review_draft(draft, [WHAT_TO_BRING], embedder.embed, question=question).removed == []
+    # Only the cited section's own heading passes as a lead-in: one the composer never wrote does not.
+    made_up = DraftSentence(text="Documents every patient must carry:", chunk_ids=[WHAT_TO_BRING.chunk_id])
+    removed = review_draft([made_up, *draft[1:]], [WHAT_TO_BRING], embedder.embed, question=question).removed
+    assert [r.sentence for r in removed] == [made_up.text]
+
+
 def test_a_table_row_with_a_swapped_cell_is_removed(embedder):
     swapped = DraftSentence(text=CARDIOLOGY_ROW.replace("INR 2,500", "INR 1,600").replace("INR 1,600;", "INR 2,500;"),
                             chunk_ids=[FEE_TABLE.chunk_id])

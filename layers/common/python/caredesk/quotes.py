@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from caredesk.ingest.chunking import split_sentences
+from caredesk.ingest.chunking import HEADING_SEPARATOR, split_sentences
 from caredesk.text import TEXT_CACHE_SIZE
 
 ROW_LABEL_SEPARATOR = " — "
@@ -113,6 +113,12 @@ def _cells(line: str) -> list[str]:
 def plain(text: str) -> str:
     """Text without Markdown emphasis, whitespace collapsed (what a reader sees)."""
     return re.sub(r"\s+", " ", _MARKUP.sub("", text)).strip()
+
+
+def heading_lead_in(heading: str) -> str:
+    """A section's own heading read as the lead-in of a list that opens under it with none ("What to Bring:" before
+    "a government photo identity document ...;"): the composer quotes it, the reviewer accepts it from that chunk."""
+    return f"{plain(heading.split(HEADING_SEPARATOR)[-1])}:"
 
 
 def is_verbatim_quote(sentence: str, body: str) -> bool:

@@ -23,7 +23,7 @@ from caredesk.contracts import DraftSentence, Passage, Removal
 from caredesk.errors import CareDeskError
 from caredesk.query.review.output_screen import screen_sentence
 from caredesk.query.review.relevance import Related, relevance_cosine_threshold, relevance_failures
-from caredesk.quotes import ROW_LABEL_SEPARATOR, plain, quotable_units, structured_units
+from caredesk.quotes import ROW_LABEL_SEPARATOR, heading_lead_in, plain, quotable_units, structured_units
 from caredesk.text import content_words, numbers_in
 
 LEXICAL_SUPPORT = 0.8
@@ -153,6 +153,8 @@ def _first_failure(
     cited = [retrieved.get(chunk_id) for chunk_id in sentence.chunk_ids]
     if any(p is None for p in cited):
         return "cites_unretrieved_chunk"
+    if plain(sentence.text) in {heading_lead_in(p.heading) for p in cited}:
+        return None  # the cited section's own heading, quoted as the lead-in of its list (compose.render)
     bodies = [p.body for p in cited]
     cited_text = " ".join(bodies)
     findings = screen_sentence(sentence.text, bodies)

@@ -55,7 +55,7 @@ from caredesk.query.generate.answers.features import (
 from caredesk.query.generate.answers.model import LogisticModel, load_models
 from caredesk.query.generate.answers.quantities import range_fit, unit_ranges
 from caredesk.query.generate.answers.question import NUMBER_LIKE, holds_kind
-from caredesk.quotes import plain
+from caredesk.quotes import heading_lead_in, plain
 from caredesk.text import content_words
 
 # Unit scores are the fitted ranker's log-odds: a unit of the best section joins when it scores within
@@ -368,7 +368,9 @@ def render(chosen: Sequence[Candidate], terms: QuestionTerms, *, context: bool =
     for candidate in chosen:
         unit = candidate.unit
         cited = [unit.chunk_id]
-        for about in (unit.term, unit.lead_in):
+        # a list with no lead-in of its own, straight under its heading, reads under that heading
+        headed = unit.is_list_item and not unit.lead_in and plain(unit.text)[:1].islower()
+        for about in (unit.term, unit.lead_in or (heading_lead_in(candidate.passage.heading) if headed else None)):
             # What the unit is about, quoted once before the first unit under it.
             if about and plain(about) not in said:
                 draft.append(DraftSentence(text=plain(about), chunk_ids=cited, context=context))
