@@ -149,8 +149,8 @@ def _not_happening_now(text: str, match_start: int) -> bool:
 
 
 def _over_and_told(text: str, family: SafetyFamily, match_start: int, match_end: int) -> bool:
-    """A past time right after the phrase, or opening its clause: an emergency that is over; a crisis only if
-    someone else's."""
+    """A past time right after the phrase or just before it: an emergency that is over; a crisis only if someone
+    else's."""
     if not (_AFTER_THE_PHRASE.match(text, match_end) or _BEFORE_THE_PHRASE.search(text[:match_start])):
         return False
     if family is SafetyFamily.CRISIS:
