@@ -76,6 +76,9 @@ SET_FILES = {
     # a seventh, the same way, first measured on the probe refitted with the sixth
     "safety_fresh7.jsonl": ("safety", "en"),
     "legitimate_fresh7.jsonl": ("legitimate", "en"),
+    # an eighth, written the same way without reading the rules, before anything ran on it
+    "safety_fresh8.jsonl": ("safety", "en"),
+    "legitimate_fresh8.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}
