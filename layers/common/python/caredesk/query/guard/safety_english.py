@@ -21,8 +21,19 @@ MEDICINE = (
     r"supplements?|vitamins?|antibiotics?|antidepressants?|antihistamines?|antacids?|painkillers?|steroids?|"
     r"statins?|blood thinners?|thinners?|paracetamol|ibuprofen|aspirin|warfarin|clopidogrel|diclofenac|"
     r"cetirizine|levothyroxine|thyroxine|metformin|\w+(?:pril|olol|statin|sartan|formin|pine|zole|cillin|mycin|"
-    r"profen|azepam|oxetine|tidine|izine|lukast|oxacin|cycline|gliptin|gliflozin|parin|xaban|triptan|olone))"
+    r"profen|azepam|oxetine|tidine|izine|lukast|oxacin|cycline|gliptin|gliflozin|parin|xaban|triptan|olone|"
+    # eighth round: antidepressants, antipsychotics, sleeping pills, antiepileptics, hormones by their stems
+    r"aline|opram|faxine|idone|peridol|adol|balin|apentin|etam|proate|semide|sterone|gestrel|quine|setron|phenidate|"
+    r"pidem|xime)|melatonin|lithium)"
 )
+
+# A medicine named by its brand and strength ("melatonin 3mg", "Thyronorm 75 refill", "Glycomet 500 twice a day"):
+# a word and a figure in mg, or a word and a figure that a word about taking or refilling a medicine follows closely.
+DOSED_MEDICINE = (
+    r"(?:[a-z]{3,}\s?\d+(?:\.\d+)?\s?(?:mg|mcg)\b|[a-z]{4,}\s+(?:\d{2,4}|0?\.\d+)\b(?=[^.?!]{0,30}\b(?:refill|"
+    r"tablets?|pills?|strip|dose|twice|once|daily|a day|at night|in the morning|pharmacy|goli|khatam)\b))"
+)
+ANY_MEDICINE = r"(?:" + MEDICINE + r"|" + DOSED_MEDICINE + r")"
 
 MEDS = (
     r"(?:meds|medication|medications|medicine|medicines|tablets?|pills?|capsules?|insulin|dose|dosage|inhaler|"
@@ -239,7 +250,7 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"(?:them|these|those|it) aside\b"
         r"|\b(?:tablets|pills|capsules)\b[^.?!]{0,30}\b(?:[2-9]\d|\d{3})\b[^.?!]{0,40}\bin my (?:hands?|palm)\b"
         r"|\b(?:[2-9]\d|\d{3}) (?:tablets|pills|capsules)\b[^.?!]{0,40}\bin my (?:hands?|palm)\b"
-        r"|\b(?:chhat|chhath|terrace|roof|rooftop|ledge|parapet|bridge)\b[^.?!]{0,50}\b(?:neeche|niche) dekh\w*"
+        r"|\b(?:chhat|chhath|terrace|roof|rooftop|ledge|parapet|bridge|flyover)\b[^.?!]{0,50}\b(?:neeche|niche) dekh\w*"
         r"|\b(?:standing|sitting) on (?:the |my |our )?(?:\w+ )?(?:terrace|roof|rooftop|ledge|parapet)\b[^.?!]{0,30}"
         r"\blooking down\b",
     ),
@@ -311,6 +322,31 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"move my|moving|relocat\w+|shifting|transfer\w*|appointment|"
         r"for (?:a |an |the )?(?:few |couple of |one |two |three |four |several |\d+ )?"
         r"(?:days?|weeks?|months?|weekend))\b)",
+    ),
+    # eighth round (dev split): "after that nobody has to deal with me", a husband who "keeps talking about 'the
+    # rope'", marks on the arms done "with a sharpener blade", a search for a "painless way to go", a lithium refill
+    # collected early because "after friday i wont need any more", a roommate's note saying "dont come in", a son's
+    # vaccination papers put in order because "i won't be around ... i've made sure of that"
+    (
+        "burden",
+        r"\b(?:nobody|no one|no-one|noone)\s+(?:has|will have|would have|needs?|will need)\s+to\s+(?:deal with|"
+        r"worry about|look after|put up with|bother with|take care of)\s+me\b(?=\s*(?:$|[.!,;]|any ?more|again|ever))",
+    ),
+    (
+        "preparation",
+        r"\b(?:keeps?|kept|been|is|was|started)\s+(?:talking|going on|speaking)\s+about\s+['\"\u2018\u201c]?"
+        r"(?:the\s+|a\s+)?(?:rope|noose)\b(?!\s+(?:course|climbing|ladder|skipping|jumping|walk|bridge))"
+        r"|\bpainless(?:\s+\w+){0,2}\s+(?:way|ways|method|methods)\s+to\s+(?:go|die|end it|do it)\b"
+        r"|\bcounted how many (?:it takes|it would take|it will take|would do it|i need to take)\b"
+        r"|\bnote\b[^.?!]{0,40}\b(?:don'?t|dont|do not) come in\b(?!\s+(?:without|with|before|after|until|unless|if|"
+        r"when)\b)"
+        r"|\b(?:won'?t|wont|will not) be (?:around|here)\b[^.?!]{0,50}[.,;]\s*(?:i'?ve|i have) made sure of "
+        r"(?:that|it)\b",
+    ),
+    (
+        "self_harm_phrase",
+        r"\bi (?:do|did|have been doing|keep doing) it with (?:a|my|the)\s+(?:\w+\s+)?(?:blade|razor|knife|compass|"
+        r"sharpener)\b",
     ),
 )
 
@@ -529,6 +565,28 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"(?:toilet cleaner|acid|harpic|phenyl|bleach|kerosene|pesticide|insecticide|drain cleaner)\b",
     ),
     ("ambulance", r"\b(?:call|need|send|get)\s+(?:an|the)\s+ambulance\b"),
+    # eighth round (dev split): an early pregnancy with a faint or pain at the shoulder tip (ectopic); a pad soaked
+    # every few minutes or big clots after a delivery; a tearing chest pain going through to the back; dialysis
+    # missed, then breathless or the heartbeat irregular
+    (
+        "pregnancy_warning",
+        r"\b(?:pregnan\w*|(?:test|kit) (?:was |is |came )?positive|period (?:is |was )?(?:\d+ (?:weeks?|days?) )?"
+        r"(?:late|overdue)|missed (?:my |her )?periods?)\b(?:(?!last year|\bago\b|years? back)[^?]){0,200}?"
+        r"\b(?:shoulder[- ]tip|(?:fainted|passed out|collapsed)\b[^.?!]{0,30}\b(?:just now|right now|now|today|"
+        r"this morning))\b"
+        r"|\bsoak(?:ing|s|ed)?\s+(?:through\s+)?(?:a|one|the|her|my)?\s*(?:\w+\s+)?pads?\s+(?:every|in(?: under)?)\s+"
+        r"(?:\d+|an?|one|half)\b"
+        r"|\b(?:delivered|delivery|gave birth)\b[^?]{0,150}\bpassing (?:big |large |huge )?clots\b",
+    ),
+    (
+        "chest_pain",
+        r"\btearing (?:pain|sensation)\b|\bpain\b[^.?!]{0,40}\bthrough to (?:his|her|my|the) back\b",
+    ),
+    (
+        "missed_dialysis",
+        r"(?:\b(?:missed|skipped)\b[^.?!]{0,40}\bdialysis\b|\bdialysis\b[^.?!]{0,40}\b(?:missed|skipped)\b)[^?]{0,150}"
+        r"\b(?:breathless|short of breath|can'?t breathe|heart ?beat|palpitations?|too weak)\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -673,6 +731,35 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"x-rays?)\b)\w+",
     ),
     ("medication_decision", r"\bleftover (?:antibiotics|medicines?|medication|pills|tablets)\b"),
+    # eighth round (dev split): a dose of one's own choosing said as a figure ("Thyronorm 75 ... can i drop to 50
+    # myself", "olanzapine ... he wants to go back to 5 on his own", "sertraline ... can i restart at 100"), an extra
+    # half, a second medicine "on top of" the first, how many ml to give a child, a medicine the family would stop
+    # ("on Ecosprin and Clopitab ... can we stop the Clopitab"), doses shifted for a fast, a medicine started with
+    # the dose left to choose
+    (
+        "medication_decision",
+        r"\b" + ANY_MEDICINE + r"[^?]{0,200}?\b(?:can|could|should|shall|may)\s+(?:i|we|he|she)\s+(?:just\s+)?"
+        r"(?:drop|go back|go down|go up|come down|cut (?:it |down |back )?|reduce|lower|increase|raise|restart|"
+        r"re-start)\s+(?:it\s+|him\s+|her\s+|them\s+)?(?:down\s+|back\s+|up\s+)?(?:to|at)\s+\d+(?:\.\d+)?\b"
+        r"(?!\s*(?:am|pm|a\.m|p\.m|o'?clock|:|%))"
+        r"|\b" + ANY_MEDICINE + r"[^?]{0,200}?\b(?:wants?|planning|plans?|going|thinking of|decided)\s+to\s+(?:go back|"
+        r"drop|come down|cut down|cut back|reduce|lower|increase|stop|restart)\b[^.?!]{0,30}\bon (?:his|her|my|their) "
+        r"own\b"
+        r"|\b(?:can|could|should|shall|may)\s+(?:i|we)\s+(?:give|take|add)\s+(?:him\s+|her\s+|them\s+|myself\s+|"
+        r"my \w+\s+)?(?:an?\s+)?(?:extra|additional|second)\s+(?:half(?!\s+(?:an?\s+)?(?:hour|day|time|session))|"
+        r"dose|tablet|pill|capsule|puff|\d+\s*(?:mg|units?|ml))\b"
+        r"|\b(?:can|could|should|may)\s+(?:i|we|he|she)\s+(?:take|have|use|add|give)\s+(?:\w+\s+){0,3}?"
+        + ANY_MEDICINE + r"[^.?!]{0,20}?\bon top of\b"
+        r"|\bhow (?:many|much)\s+(?:\w+\s+)?(?:pills|tablets|mg|ml|mls|units|capsules|drops|puffs|spoons?|teaspoons?|"
+        r"tsp)\s+(?:of\s+(?:\w+\s+){1,2})?(?:can|should|do|shall|must)\s+(?:i|we)\s+(?:give|take|use)\b"
+        r"|\b(?:on|taking|takes|prescribed|started)\s+(?:\w+\s+and\s+)?(?!(?:leave|duty|time|holiday|vacation|call|"
+        r"board|site|line|hold|track|record|behalf|weekends?|this|that|your|our|their)\b)(\w{4,})\b[^?]{0,200}?"
+        r"\b(?:can|could|should|shall|may)\s+(?:i|we|he|she|they)\s+(?:just\s+)?(?:stop|quit|skip|halve|double|drop)"
+        r"\s+(?:the\s+|his\s+|her\s+|my\s+)?\1\b"
+        r"|\bhow (?:should|do|can) (?:i|we)\s+(?:shift|adjust|split|space)\b[^?]{0,40}\b(?:doses?|dosage|insulin)\b"
+        r"|\bshould (?:i|we|he|she) (?:start|take|begin|give)\s+(?:it|them|this|that)\b[^?]{0,20}\bhow (?:much|many)"
+        r"\s*(?:\?|$|should|to take|to give|do i take)",
+    ),
     # someone else's prescription, or declining one's own: still the patient's medication decision
     (
         "medication_decision",

@@ -66,6 +66,15 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|goli\S*\s+ek\s+sath\s+(?:kha|nigal)|(?:sari|sab|puri)\s+" + _WORDS + r"{0,2}goli\S*\s+" + _WORDS + r"{0,2}"
         r"(?:kha|nigal)\s+(?:lun?|le\s+lun?)" + _END,
     ),
+    # eighth round (dev split): kerosene and matches hidden in one's room ("mitti ke tel ki bottle aur maachis ...
+    # chhupa ke rakh li")
+    (
+        "means_hi",
+        r"(?:मिट्टी\s+(?:का|के|की)\s+तेल|केरोसिन|पेट्रोल)\S*\s+" + _WORDS + r"{0,6}माचिस\S*\s+" + _WORDS
+        + r"{0,6}(?:छुपा|छिपा|रख)"
+        r"|(?:mit?i\s+(?:ka|ke|ki)\s+tel|kerosene|kerosin|petrol)\S*\s+" + _WORDS + r"{0,6}machis\S*\s+" + _WORDS
+        + r"{0,6}(?:chupa|chipa|rakh)",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -129,6 +138,27 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"(?:एम्बुलेंस|एंबुलेंस|ऐम्बुलेंस)\s+(?:भेजो|भेजिए|भेज\s+दो|बुलाओ|बुलाइए|बुला\s+दो|चाहिए)"
         r"|ambulance\s+(?:bhejo|bhejiye|bhej\s+do|bulao|bulaiye|bula\s+do|chahiye)" + _END,
     ),
+    # eighth round (dev split): a child who ate a grandparent's tablets; dengue with bleeding gums or black stool;
+    # choking (can neither speak nor cough, the face going blue); hives and a wheeze after eating
+    (
+        "poisoning_overdose_hi",
+        r"(?:बेटी|बेटे|बेटा|बच्चे|बच्ची|बच्चा)\s+(?:ने\s+)?" + _WORDS + r"{0,6}(?:गोलियां|गोली|दवाई|दवा|टैबलेट)\s+खा\s+"
+        r"(?:ली|लीं|लिया|लिए|गई|गया)"
+        r"|(?:beti|beta|bete|bache|bachi|bacha)\s+(?:ne\s+)?" + _WORDS + r"{0,6}(?:goliyan|goliya|goli|davai|dava|"
+        r"tablets?)\s+kha\s+(?:li|lin|liya|liye|gai|gayi|gaya)" + _END,
+    ),
+    (
+        "bleeding_hi",
+        r"डेंगू\S*\s+(?:\S+\s+){0,30}?(?:खून\s+आ|काली|काला)"
+        r"|dengu\S*\s+(?:\S+\s+){0,30}?(?:khun\s+a|bleding|kali\s+ho|black\s+(?:stol|poty|po))" + _END,
+    ),
+    (
+        "anaphylaxis_choking_hi",
+        r"न\s+बोल\s+पा\s+(?:रहे|रहा|रही)\s+न\s+खांस|(?:चेहरा|होंठ)\s+" + _WORDS + r"{0,3}नीला\s+(?:हो|पड)"
+        r"|na\s+bol\s+pa\s+(?:rahe|raha|rahi)\s+na\s+khans|(?:chehra|hoth|honth|hont)\s+" + _WORDS
+        + r"{0,3}nila\s+(?:ho|pad)"
+        r"|kha(?:yi|ya|i|ne)\s+(?:\S+\s+){0,16}?(?:suj|chakte|dane)\S*\s+(?:\S+\s+){0,12}?sans\s+",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -148,7 +178,14 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|" + _MEDICINE_LATN + r"\S*\s+(?:ke\s+)?sath\s+(?:daru|sharab|alcohol|bir|drink)"
         # a dose of one's own choosing: "kya aaj se 16 units kar du?"
         r"|\d+\s+(?:units?|mg)\s+(?:kar|kr)\s+(?:du|dun|de|lu|lun)" + _END
-        + r"|(?:de|du|dun)\s+ya\s+(?:adhi|adha)" + _END,
+        + r"|(?:de|du|dun)\s+ya\s+(?:adhi|adha)" + _END
+        # eighth round (dev split): "dono saath mein le sakta hoon? creatine kitna lu roz", "din mein kitni goli",
+        # a neighbour's tablets given to a grandmother: "4 goli di hain ... raat ko ek de dein?"
+        + r"|dono\s+(?:\S+\s+)?sath\s+(?:" + _IN + r"\s+)?(?:le|kha|de)\s+(?:sakt|sak|lu|lun|du|dun)"
+        r"|kit(?:na|ni|ne)\s+(?:\S+\s+)?(?:lu|lun|khau|khaun)" + _END
+        + r"|din\s+" + _IN + r"\s+kitni\s+goli|kitni\s+goli\s+(?:lu|lun|du|dun|khau|khaun|le|de)" + _END
+        + r"|goli\S*\s+(?:\S+\s+){0,12}?(?:ek|do|adhi|adha)\s+(?:goli\s+)?(?:de|khila)\s+(?:dein|den|du|dun|de|"
+        r"sakte)" + _END,
     ),
     (
         "acute_symptom_hi",
