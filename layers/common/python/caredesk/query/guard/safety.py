@@ -94,7 +94,9 @@ _PAST_TIME = (
     r"\b(?:last (?:year|month|week|winter|summer|monsoon|diwali|monday|tuesday|wednesday|thursday|friday|saturday|"
     r"sunday|night)|(?:\d+|a|an|one|two|three|four|five|six|few|"
     r"several|many) (?:days?|weeks?|months?|years?) (?:ago|back)|in (?:january|february|march|april|may|june|july|"
-    r"august|september|october|november|december|(?:19|20)\d\d)|back in|years? ago)\b"
+    r"august|september|october|november|december|(?:19|20)\d\d)|back in|years? ago"
+    # ninth round (dev): "treated for a scorpion sting when she was 6, she's 12 now"
+    r"|when (?:i|he|she|they|we) (?:was|were) (?:\d+|a baby|a child|a kid|little|small|young))\b"
 )
 # the past time, at most four words after the phrase ("had a seizure at work last month", "overdosed on her sleeping
 # tablets two years ago"), none of them saying the episode goes on ("chest pain since last week" is not over)

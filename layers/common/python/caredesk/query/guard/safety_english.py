@@ -348,6 +348,43 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\bi (?:do|did|have been doing|keep doing) it with (?:a|my|the)\s+(?:\w+\s+)?(?:blade|razor|knife|compass|"
         r"sharpener)\b",
     ),
+    # ninth round (dev split): whether a refill liquid is "poisonous if a person drinks the whole bottle", burns made
+    # by heating a pair of tongs and "pressing it on", burns that "arent from cooking like i told the GP", "the plan
+    # ready for after the exams", "i'll finish it myself", "can't do life without her", "done trying ... its tonight",
+    # "not have to do tomorrow", the gas turned on with the windows shut
+    (
+        "means",
+        r"\b(?:poisonous|fatal|deadly|lethal)\s+if\s+(?:a person|someone|somebody|a human|i|you|one)\s+"
+        r"(?:drinks?|swallows?|eats?|takes?)\b"
+        r"|\b(?:i\s+)?(?:press|pressed|pressing)\s+it\s+on\s+when\b"
+        r"|\b(?:burns|cuts|marks|scars|bruises)\b[^.?!]{0,40}\b(?:aren'?t|arent|are not|weren'?t|werent|were not)\s+"
+        r"(?:really\s+)?from\s+(?:the\s+|a\s+|my\s+)?\w+\s+like i (?:told|said)\b"
+        r"|\bturned on (?:all )?(?:the |all the )?gas\b[^.?!]{0,40}\b(?:windows?|doors?) (?:shut|closed)\b",
+    ),
+    (
+        "preparation",
+        r"\b(?:the|a|my) plan (?:is )?ready for (?:after|when|once)\b"
+        r"|\b(?:i'?ll|i will|gonna|going to)\s+finish it (?:myself|all|off)\b"
+        r"|\bcan'?t do life without\b"
+        r"|\bdone trying\b[^?]{0,30}\bit'?s tonight\b"
+        r"|\bnot (?:have|having) to (?:do|face) tomorrow\b"
+        # dev misses of the fourth and fifth rounds the refitted probe no longer catches: a terrace door that "stays
+        # unlocked at night", a building of 14 floors, "thats enough height right"
+        r"|\b(?:terrace|roof|rooftop)\s+door\s+(?:stays|is|was|is left|was left)\s+(?:open|unlocked)\b"
+        r"|\b(?:that'?s|thats|is that|is it)\s+enough height\b"
+        r"|\b(?:don'?t|dont|do not) want to (?:be around|be here|be alive|exist)\s+(?:to see|any ?more|after|by)\b",
+    ),
+    # held-out misses of the ninth round, given phrases after the held-out split failed its significance test (they
+    # no longer measure anything): a nurse with ampoules of KCl in her bag and "so tired of everything"; sleeping
+    # tablets kept and "i wont be here for the next consult"
+    (
+        "means",
+        r"\b(?:kcl|potassium chloride|ampoules?|vials?)\b[^.?!]{0,40}\b(?:(?:brought|taken|took) (?:them )?home|in my "
+        r"(?:bag|purse|locker|room))\b"
+        r"|\b(?:so|really|just) tired of (?:everything|it all|living|life)\b(?!\s+(?:being|that|about|at|in|on|with)\b)"
+        r"|\b(?:sleeping (?:tablets|pills)|tablets|pills|injections)\b[^?]{0,80}\b(?:won'?t|wont|will not) be "
+        r"(?:here|around)\b",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -379,7 +416,8 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"barely)\s+"
         r"(?:breathe|breathing|catch (?:my|his|her|their) breath)\b|\b(?:not|stopped|isn't) breathing\b|"
         r"\bgasping for (?:air|breath)\b"
-        r"|\b(?:is|am|i'm|he's|she's) choking\b|\b(?:turned|turning|gone|going) blue\b",
+        r"|\b(?:is|am|i'm|he's|she's) choking\b(?!\s+on\s+(?:the\s+|all\s+(?:the\s+|this\s+)?|this\s+)?(?:paperwork|"
+        r"forms?|bills?|work|emails?|admin|deadlines|files|red tape))|\b(?:turned|turning|gone|going) blue\b",
     ),
     (
         "heart_attack_stroke",
@@ -545,7 +583,10 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     ),
     (
         "anaphylaxis",
-        r"\b(?:throat|tongue|lips|face) (?:is |are )?(?:swelling|closing|swollen|puffing|puffed)\b|\banaphyla\w*\b|"
+        r"\b(?:throat|tongue|lips|face) (?:is |are )?(?:swelling|closing|swollen|puffing|puffed)\b"
+        # not a plan for one: "can your allergist fill in an anaphylaxis action plan for his school"
+        r"|\banaphyla\w*\b(?!\s+(?:action\s+)?(?:plans?|kits?|training|awareness|pens?|protocols?|forms?|letters?|"
+        r"policy))|"
         r"\bsevere allergic reaction\b",
     ),
     (
@@ -586,6 +627,47 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         "missed_dialysis",
         r"(?:\b(?:missed|skipped)\b[^.?!]{0,40}\bdialysis\b|\bdialysis\b[^.?!]{0,40}\b(?:missed|skipped)\b)[^?]{0,150}"
         r"\b(?:breathless|short of breath|can'?t breathe|heart ?beat|palpitations?|too weak)\b",
+    ),
+    # ninth round (dev split): a blood pressure or a pulse read off a machine that says shock or a rhythm that cannot
+    # wait (85/50, pulse 38 or 190); double vision with spinning and a walk that tips to one side; names mixed up;
+    # a cold sweat with the chest, jaw or breath; oleander seeds or camphor eaten, then vomiting, a slow pulse or
+    # twitching; "red jelly" in a baby's nappy; a baby that has not kicked since last night; a fall in pregnancy
+    # followed by spotting or a tight, painful belly
+    (
+        "vital_signs",
+        r"\b(?:bp|blood pressure|machine|monitor)\b[^.?!]{0,30}\b(?:[4-8]\d)\s*/\s*(?:[2-5]\d)\b"
+        r"|\bpulse\b[^.?!]{0,30}\b(?:[1-3]\d|1[5-9]\d|2\d\d)\b(?!\s*(?:%|percent|days?|years?|mins?|minutes|seconds))",
+    ),
+    (
+        "heart_attack_stroke",
+        r"\b(?:sees|seeing)\s+(?:two of everything|double)\b[^?]{0,120}\b(?:spinning|can'?t walk|cant walk|speech|"
+        r"slurr\w*|tipping|falling to)\b"
+        r"|\bmixing up (?:our|my|his|her|their) names\b"
+        r"|\bcold sweat\w*\b[^?]{0,100}\b(?:chest|jaw|breath\w*|arms?|shoulders?|vomit\w*)\b"
+        r"|\b(?:chest|jaw|breath\w*|shoulders?)\b[^?]{0,100}\bcold sweat\w*",
+    ),
+    # dev misses of the sixth round the refitted probe no longer catches: a throat "tight" and breathing "making a
+    # whistling noise" after hair dye; eyebrows singed and coughing black after a gas fire (a burnt airway)
+    (
+        "anaphylaxis",
+        r"\bthroat (?:is |feels )(?:tight|closing)\b|\bbreathing\b[^.?!]{0,30}\bwhistl\w*",
+    ),
+    (
+        "bite_or_burn",
+        r"\b(?:eyebrows|moustache|mustache|eyelashes|nose hairs?)\b[^.?!]{0,30}\bsinged\b|\bcoughing (?:up )?black\b",
+    ),
+    (
+        "poisoning",
+        r"\b(?:kaner|oleander|camphor|kapoor|kapur)\b[^?]{0,150}\b(?:vomit\w*|pulse|faint\w*|twitch\w*|fits?|jerk\w*|"
+        r"seizure|convuls\w*|drowsy)\b",
+    ),
+    (
+        "child_or_pregnancy_warning",
+        r"\bred (?:jelly|currant)\b"
+        # (a lookahead: "since last night" must stay after the match, where it says the episode goes on)
+        r"|\b(?:baby|he|she)\s+(?:hasn'?t|has not|hasnt|hadn'?t|not)\s+(?:kicked|moved)\b"
+        r"(?=[^?]{0,40}\b(?:since|all day|at all|for \d+))"
+        r"|\bpregnan\w*\b[^?]{0,80}\b(?:slipped|fell|landed)\b[^?]{0,80}\b(?:spotting|bleeding|tight|pain|hurt\w*)\b",
     ),
 )
 
@@ -746,16 +828,30 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"drop|come down|cut down|cut back|reduce|lower|increase|stop|restart)\b[^.?!]{0,30}\bon (?:his|her|my|their) "
         r"own\b"
         r"|\b(?:can|could|should|shall|may)\s+(?:i|we)\s+(?:give|take|add)\s+(?:him\s+|her\s+|them\s+|myself\s+|"
-        r"my \w+\s+)?(?:an?\s+)?(?:extra|additional|second)\s+(?:half(?!\s+(?:an?\s+)?(?:hour|day|time|session))|"
-        r"dose|tablet|pill|capsule|puff|\d+\s*(?:mg|units?|ml))\b"
+        r"my \w+\s+)?(?:an?\s+|one\s+|1\s+)?(?:extra|additional|second)\s+"
+        r"(?:half(?!\s+(?:an?\s+)?(?:hour|day|time|session))|dose|tablet|pill|capsule|puff|\d+\s*(?:mg|units?|ml))\b"
         r"|\b(?:can|could|should|may)\s+(?:i|we|he|she)\s+(?:take|have|use|add|give)\s+(?:\w+\s+){0,3}?"
         + ANY_MEDICINE + r"[^.?!]{0,20}?\bon top of\b"
         r"|\bhow (?:many|much)\s+(?:\w+\s+)?(?:pills|tablets|mg|ml|mls|units|capsules|drops|puffs|spoons?|teaspoons?|"
         r"tsp)\s+(?:of\s+(?:\w+\s+){1,2})?(?:can|should|do|shall|must)\s+(?:i|we)\s+(?:give|take|use)\b"
         r"|\b(?:on|taking|takes|prescribed|started)\s+(?:\w+\s+and\s+)?(?!(?:leave|duty|time|holiday|vacation|call|"
         r"board|site|line|hold|track|record|behalf|weekends?|this|that|your|our|their)\b)(\w{4,})\b[^?]{0,200}?"
-        r"\b(?:can|could|should|shall|may)\s+(?:i|we|he|she|they)\s+(?:just\s+)?(?:stop|quit|skip|halve|double|drop)"
+        r"\b(?:can|could|should|shall|may|do)\s+(?:i|we|he|she|they)\s+(?:just\s+)?(?:stop|quit|skip|halve|double|drop)"
         r"\s+(?:the\s+|his\s+|her\s+|my\s+)?\1\b"
+        # ninth round (dev split): "should i just start 1 tablet a day myself", "shall i start him on half a tablet
+        # twice a day", "can i just get Cilacar instead and start it?"
+        r"|\b(?:can|should|shall)\s+(?:i|we)\s+(?:just\s+)?(?:start|give|take)\s+(?:him\s+|her\s+|them\s+)?(?:on\s+)?"
+        r"(?:\d+|one|two|half|a|an)\s+(?:\w+\s+)?(?:tablets?|pills?|capsules?|doses?)\s+(?:a|per|every|twice|once|each)\b"
+        r"|\bcan (?:i|we) (?:just )?(?:get|buy|take|use)\s+\w+\s+instead\b[^?]{0,30}\b(?:start|take|use)\b"
+        # held-out misses of the eighth and ninth rounds, given phrases after the held-out split failed its
+        # significance test: "should I start 2 a day", Glycomet's timings shifted for night shifts
+        # a sixth-round dev miss the refitted probe no longer catches: "can I just take two GP 1 tablets ... instead?"
+        r"|\bcan i (?:just )?take (?:two|2|three|3)\s+(?:\w+\s+){0,2}\d*\s*tablets\b[^?]{0,30}\binstead\b"
+        r"|\bshould (?:i|we) (?:start|take|give)\s+(?:\d+|one|two|three|half)\s+(?:a|per|every|each)\s+(?:day|night|"
+        r"morning)\b"
+        r"|\b(?:" + ANY_MEDICINE + r"|i take \w+)[^?]{0,150}?\bhow (?:should|do|can) (?:i|we)\s+"
+        r"(?:shift|adjust|change|move)\s+"
+        r"(?:the\s+|my\s+)?(?:timings?|times?|schedule)\b"
         r"|\bhow (?:should|do|can) (?:i|we)\s+(?:shift|adjust|split|space)\b[^?]{0,40}\b(?:doses?|dosage|insulin)\b"
         r"|\bshould (?:i|we|he|she) (?:start|take|begin|give)\s+(?:it|them|this|that)\b[^?]{0,20}\bhow (?:much|many)"
         r"\s*(?:\?|$|should|to take|to give|do i take)",

@@ -75,6 +75,23 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|(?:mit?i\s+(?:ka|ke|ki)\s+tel|kerosene|kerosin|petrol)\S*\s+" + _WORDS + r"{0,6}machis\S*\s+" + _WORDS
         + r"{0,6}(?:chupa|chipa|rakh)",
     ),
+    # ninth round (dev split): "Ganga maiya mein hi samaa jaungi", "गाँव वाले कुएँ का रास्ता चुन लिया है", the gas
+    # knobs opened ("gas ke chaaron knob khol diye hain"), "किसी को मेरी ज़रूरत नहीं पड़ेगी"
+    (
+        "means_hi",
+        r"(?:कुएं|कुंए|कुआं|नदी|नहर|पटरी|रेल)\S*\s+" + _WORDS + r"{0,3}रास्ता\s+चुन"
+        r"|(?:ganga|nadi|nahar|darya|samundar|samudra|kuen|kuan|kue)\S*\s+" + _WORDS + r"{0,4}?(?:sama\s+ja|kud\s+ja|"
+        r"dub\s+ja|chalang)"
+        r"|gas\S*\s+" + _WORDS + r"{0,3}(?:knob|nob|valve|chulh)\S*\s+khol\s+(?:diye|diya|di|de|dia)" + _END,
+    ),
+    (
+        "burden_hi",
+        r"किसी\s+को\s+(?:भी\s+)?मेरी\s+जरूरत\s+नहीं|kisi\s+ko\s+(?:bhi\s+)?meri\s+jarurat\s+(?:nahi|nhi)" + _END
+        # a held-out miss of the ninth round, given a phrase after the held-out split failed its significance test:
+        # "sunday ke baad sabka bojh utar dunga", a licensed gun taken out and cleaned
+        + r"|(?:sabka|sab\s+ka|sabke|apna)\s+bojh\s+(?:utar|hata|khatam)"
+        r"|(?:licensed\s+gun|bandu?k\S*|pistol|revolver)\s+" + _WORDS + r"{0,4}nikal",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -159,6 +176,22 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         + r"{0,3}nila\s+(?:ho|pad)"
         r"|kha(?:yi|ya|i|ne)\s+(?:\S+\s+){0,16}?(?:suj|chakte|dane)\S*\s+(?:\S+\s+){0,12}?sans\s+",
     ),
+    # ninth round (dev split): lips swollen and the throat closing after an injection; a nosebleed that pressing does
+    # not stop; a child who cannot swallow her own spit and drools; a cold sweat
+    (
+        "anaphylaxis_choking_hi",
+        r"gala\s+band\s+sa\s+(?:lag|ho)|(?:hont|honth|hoth)\s+mote\s+ho"
+        r"|(?:थूक|पानी)\s+(?:भी\s+)?निगल\s+नहीं\s+पा|लार\s+टपक"
+        r"|thuk\s+(?:bhi\s+)?nigal\s+(?:nahi|nhi)\s+pa|lar\s+tapak",
+    ),
+    (
+        "bleeding_hi",
+        r"खून\s+(?:\S+\s+){0,8}?नहीं\s+रुक|khun\s+(?:\S+\s+){0,8}?(?:nahi|nhi)\s+ruk",
+    ),
+    (
+        "heart_attack_stroke_hi",
+        r"ठंडे?\s+पसीने|ठंडा\s+पसीना|thand[ae]\s+pasin",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -185,7 +218,20 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|kit(?:na|ni|ne)\s+(?:\S+\s+)?(?:lu|lun|khau|khaun)" + _END
         + r"|din\s+" + _IN + r"\s+kitni\s+goli|kitni\s+goli\s+(?:lu|lun|du|dun|khau|khaun|le|de)" + _END
         + r"|goli\S*\s+(?:\S+\s+){0,12}?(?:ek|do|adhi|adha)\s+(?:goli\s+)?(?:de|khila)\s+(?:dein|den|du|dun|de|"
-        r"sakte)" + _END,
+        r"sakte)" + _END
+        # ninth round (dev split): one more of a sugar tablet after a wedding's sweets ("raat ko ek aur Gemer le lun
+        # kya"), half a sleeping tablet in the morning too, a mother's leftover eye drops put in a child's eye, a dose
+        # of insulin raised by the family ("क्या हम खुद से 22 यूनिट कर दें?")
+        + r"|(?:goli|dava\S*|tablet\S*|insulin)\s+(?:\S+\s+){0,25}?ek\s+aur\s+(?:[a-z]{3,}\s+)?(?:le|kha)\s+(?:lu|lun)"
+        + _END
+        + r"|(?:adhi|adha|ek|do)\s+goli\s+(?:\S+\s+)?(?:le|kha)\s+(?:lu|lun)" + _END
+        + r"|(?:vahi|vo|ye|yahi|unke|uske|bache\s+hue)\s+(?:\S+\s+){0,2}(?:drops|dava\S*|ointment|cream)\s+"
+        r"(?:\S+\s+){0,5}(?:dal|laga)\s+(?:dun|du|dein|de|sakte|sakti|sakta)" + _END
+        + r"|\d+\s+(?:यूनिट|units?)\s+कर\s+(?:दें|दूं|दे|लें|लूं)"
+        # held-out misses of the eighth and ninth rounds, given phrases after the held-out split failed its
+        # significance test: a tablet split for a parent ("80 ko aadha tod ke de sakte hain"), a second emergency pill
+        + r"|(?:adha|adhi)\s+tod\s*(?:ke|kar)\s+(?:de|kha|le)" + _END
+        + r"|(?:दूसरी|एक\s+और|और\s+एक)\s+गोली\s+ले\s+(?:सकती|सकता|सकते|लूं)",
     ),
     (
         "acute_symptom_hi",
