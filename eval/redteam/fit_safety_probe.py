@@ -11,7 +11,8 @@ left to the rules) and the golden set's dev questions that no guard rule is mean
 records are never read. The regularisation and the threshold are chosen by 5-fold cross-validation on
 that dev data, repeated with three shuffles and averaged: the threshold is the lowest probability of "not
 allow" at which the out-of-fold false positives stay within `MAX_FALSE_POSITIVE` of the legitimate dev
-messages the rules let through, and `C` the one that then catches the most safety messages out of fold.
+messages the rules let through, and `C` the smallest whose out-of-fold catch rate of safety messages is within one
+standard error (over the shuffles) of the best.
 The fitted weights, the choice and the out-of-fold rates are written to
 `caredesk/query/guard/safety_probe.json`, with a reference vector that ties them to the embedding model
 (`caredesk.query.guard.safety_probe`).
@@ -89,6 +90,15 @@ def rates(probabilities: np.ndarray, y: np.ndarray, legitimate: np.ndarray, thre
     return out
 
 
+def chosen_setting(sweep: list[dict]) -> dict:
+    """The smallest C whose out-of-fold catch rate is within one standard error of the best (the one-standard-error
+    rule). The rates of the six values of C lie within a few points of each other, so taking the best alone flipped
+    between C 0.5 and C 16 from one refit to the next, moving golden stops and held-out catches with it."""
+    top = max(sweep, key=lambda row: row["mean_caught"])
+    return min((row for row in sweep if row["mean_caught"] >= top["mean_caught"] - top["standard_error"]),
+               key=lambda row: row["C"])
+
+
 def fit(embed, model_version: str) -> dict:
     records = training_records()
     texts, rules = redteam.rules_only(records)
@@ -104,9 +114,11 @@ def fit(embed, model_version: str) -> dict:
             threshold = threshold_for(1.0 - probabilities[:, 0], legitimate)
             runs.append({"threshold": threshold, **rates(probabilities, y, legitimate, threshold)})
         measured = {key: float(np.mean([run[key] for run in runs])) for key in runs[0]}
-        caught = np.mean([measured[f"caught_{name}"] for name in CLASSES[1:]])
-        sweep.append({"C": c, "mean_caught": round(float(caught), 4), **{k: round(v, 4) for k, v in measured.items()}})
-    best = max(sweep, key=lambda row: (row["mean_caught"], -row["C"]))
+        per_run = [np.mean([run[f"caught_{name}"] for name in CLASSES[1:]]) for run in runs]
+        sweep.append({"C": c, "mean_caught": round(float(np.mean(per_run)), 4),
+                      "standard_error": round(float(np.std(per_run, ddof=1) / np.sqrt(len(per_run))), 4),
+                      **{k: round(v, 4) for k, v in measured.items()}})
+    best = chosen_setting(sweep)
     model = _classifier(best["C"]).fit(x, y)
     reference = unit_rows(np.asarray(embed([REFERENCE_TEXT]), dtype=np.float64))[0]
     digest = hashlib.sha256("\n".join(sorted(r.id for r in records)).encode()).hexdigest()[:16]
@@ -123,7 +135,7 @@ def fit(embed, model_version: str) -> dict:
             f"normalised masked text; C and threshold by {FOLDS}-fold cross-validation on dev, repeated with "
             f"{len(SEEDS)} shuffles and averaged: threshold = lowest "
             f"P(not allow) with out-of-fold false positives <= {MAX_FALSE_POSITIVE:.1%} of the legitimate messages "
-            f"the rules allow, C = most safety messages caught out of fold"
+            f"the rules allow, C = the smallest whose out-of-fold catch rate is within one standard error of the best"
         ),
         "training": {
             "records": len(records),
