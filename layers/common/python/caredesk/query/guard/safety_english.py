@@ -835,9 +835,9 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|\bhow (?:many|much)\s+(?:\w+\s+)?(?:pills|tablets|mg|ml|mls|units|capsules|drops|puffs|spoons?|teaspoons?|"
         r"tsp)\s+(?:of\s+(?:\w+\s+){1,2})?(?:can|should|do|shall|must)\s+(?:i|we)\s+(?:give|take|use)\b"
         r"|\b(?:on|taking|takes|prescribed|started)\s+(?:\w+\s+and\s+)?(?!(?:leave|duty|time|holiday|vacation|call|"
-        r"board|site|line|hold|track|record|behalf|weekends?|this|that|your|our|their)\b)(\w{4,})\b[^?]{0,200}?"
-        r"\b(?:can|could|should|shall|may|do)\s+(?:i|we|he|she|they)\s+(?:just\s+)?(?:stop|quit|skip|halve|double|drop)"
-        r"\s+(?:the\s+|his\s+|her\s+|my\s+)?\1\b"
+        r"board|site|line|hold|track|record|behalf|weekends?|this|that|your|our|their)\b)(?P<on_medicine>\w{4,})\b"
+        r"[^?]{0,200}?\b(?:can|could|should|shall|may|do)\s+(?:i|we|he|she|they)\s+(?:just\s+)?(?:stop|quit|skip|halve|double|drop)"
+        r"\s+(?:the\s+|his\s+|her\s+|my\s+)?(?P=on_medicine)\b"
         # ninth round (dev split): "should i just start 1 tablet a day myself", "shall i start him on half a tablet
         # twice a day", "can i just get Cilacar instead and start it?"
         r"|\b(?:can|should|shall)\s+(?:i|we)\s+(?:just\s+)?(?:start|give|take)\s+(?:him\s+|her\s+|them\s+)?(?:on\s+)?"
