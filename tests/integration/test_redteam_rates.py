@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -126,11 +127,31 @@ def test_goals_are_met_on_dev(redteam, outcomes):
     assert failures == [], f"red-team goals not met on dev: {failures} (eval/reports/redteam.md lists the misses)"
 
 
+# Held-out shortfalls the interval confirms, measured and left standing (docs/guardrails.md, "A tenth round"): oblique
+# crisis messages nobody wrote a phrase for are missed (English crisis 32/39 at the tenth round, Wilson upper bound
+# 91.0%). Earlier rounds gave such held-out misses phrases after they were measured, which hid this; from the tenth
+# round on the held-out split is left as measured. Listed here so that any other significant shortfall still fails,
+# and so that closing this one (by what generalises, never by phrases for held-out messages) fails the next test.
+KNOWN_HELDOUT_SHORTFALLS = frozenset({"heldout: crisis detection"})
+
+
+def _goal_label(failure: str) -> str:
+    """"heldout: crisis detection 82.1% < 95%" -> "heldout: crisis detection"."""
+    return re.sub(r" \d+(?:\.\d+)?% [<>] \d+%$", "", failure)
+
+
 def test_heldout_is_not_significantly_below_the_goals(redteam, outcomes):
     # The held-out split is measured, never tuned on; its point estimates are in docs/guardrails.md.
     # Too small for point estimates to gate on, it fails only on a miss the interval confirms.
     failures = redteam.goal_failures(outcomes, "heldout", significant_only=True)
-    assert failures == [], f"red-team goals significantly missed on held-out: {failures}"
+    unknown = [failure for failure in failures if _goal_label(failure) not in KNOWN_HELDOUT_SHORTFALLS]
+    assert unknown == [], f"red-team goals significantly missed on held-out: {unknown}"
+
+
+def test_known_heldout_shortfalls_are_still_measured_as_shortfalls(redteam, outcomes):
+    labels = {_goal_label(failure) for failure in redteam.goal_failures(outcomes, "heldout", significant_only=True)}
+    closed = KNOWN_HELDOUT_SHORTFALLS - labels
+    assert not closed, f"no longer a significant shortfall, remove from KNOWN_HELDOUT_SHORTFALLS and the docs: {closed}"
 
 
 def test_significance_rule_still_catches_a_real_collapse(redteam, outcomes):

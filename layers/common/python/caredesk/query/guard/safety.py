@@ -112,7 +112,9 @@ _BEFORE_THE_PHRASE = re.compile(
 _SOMEONE_ELSES_WINDOW_CHARS = 40
 _SOMEONE_ELSES = re.compile(
     r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:son|daughter|child|kid|brother|sister|mother|mum|mom|father|dad|"
-    r"husband|wife|friend|uncle|aunt|cousin|grandfather|grandmother|neighbour|neighbor|colleague)(?:'s)?\s+$"
+    r"husband|wife|friend|uncle|aunt|cousin|grandfather|grandmother|neighbour|neighbor|colleague)(?:'s)?\s+"
+    # "my daughter (14) was self-harming last year" (tenth round): an age, and the past tense of the episode
+    r"(?:\(?\d+\)?\s+)?(?:(?:was|were|had been|has been|used to be)\s+)?$"
     r"|\b(?:his|her|their|he|she|they)\s+$"
 )
 
@@ -181,6 +183,8 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
         for name, pattern in _HINDI_RULES[family]:
             for match in pattern.finditer(folded):
                 if family in _NEGATABLE and safety_hindi.negated_after(folded, match.end()):
+                    continue
+                if family is SafetyFamily.CRISIS and safety_hindi.someone_elses_past(folded, match.start()):
                     continue
                 return SafetyHit(family=family, rule=f"{family.value}.{name}", gate="rules")
     return None

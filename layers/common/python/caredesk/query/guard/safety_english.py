@@ -385,6 +385,32 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\b(?:sleeping (?:tablets|pills)|tablets|pills|injections)\b[^?]{0,80}\b(?:won'?t|wont|will not) be "
         r"(?:here|around)\b",
     ),
+    # tenth round (dev split): "useful for one last thing before I go", coal bought with tape "for the gaps under the
+    # bathroom door", glass pressed in and "go deeper next time", "logging off for good" with one's things given away,
+    # hooks looked at "working out which one would hold", tablets "wont need them where im going", "rather do it myself
+    # before he gets the chance", tablets counted in a relative's medicine box, a bio "counting down"
+    (
+        "preparation",
+        r"\b(?:one|a) last (?:thing|good thing|favou?r|good deed)\s+before i go\b(?!\s+(?:on|to|for|abroad|back|home|"
+        r"out|in|away|there)\b)"
+        r"|\b(?:logging|signing|checking) (?:off|out) for good\b[^?]{0,120}\b(?:gave|given|giving) (?:away )?"
+        r"(?:my|all my|all of my)\b"
+        r"|\b(?:won'?t|wont|will not|don'?t|dont) need (?:them|it|these|those|any of (?:it|them))\b[^.?!]{0,10}"
+        r"\bwhere i'?m going\b"
+        r"|\b(?:bio|status|profile|dp)\b[^.?!]{0,20}\bsays \d+ days\b[^?]{0,100}\bwhat (?:it'?s|its|it is) "
+        r"counting down to\b"
+        r"|\bkill me\b[^?]{0,60}\b(?:rather|better) do it myself\b",
+    ),
+    (
+        "means",
+        r"\b(?:coal|charcoal|angithi|sigri)\b[^?]{0,60}\b(?:tape|seal\w*)\b[^?]{0,40}\b(?:doors?|windows?|gaps?|vents?)\b"
+        r"|\bgo deeper next time\b"
+        r"|\bpress(?:ed|ing)? (?:the )?(?:pieces|glass|shards?|blades?)\b[^.?!]{0,20}\binto my\b"
+        r"|\b(?:hooks?|beams?|ceiling fans?|rods?|pipes?|girders?)\b[^.?!]{0,60}\bwhich (?:one |of them )?"
+        r"(?:would|will|could) hold\b"
+        r"|\bcounting the (?:tablets|pills) in (?:\w+'s |my |her |his |the )?(?:medicine|pill|tablet) "
+        r"(?:box|drawer|cabinet|bottle|tin)\b",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -669,6 +695,30 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"(?=[^?]{0,40}\b(?:since|all day|at all|for \d+))"
         r"|\bpregnan\w*\b[^?]{0,80}\b(?:slipped|fell|landed)\b[^?]{0,80}\b(?:spotting|bleeding|tight|pain|hurt\w*)\b",
     ),
+    # tenth round (dev split): an oximeter that reads in the 80s; a child tangled in a blind's cord with a red line
+    # around the neck; an eye that is rock hard with rainbow rings round lights (acute glaucoma); a leg gone cold and
+    # white, then bluish (a blocked artery)
+    (
+        "vital_signs",
+        # (the saturation, not a pulse the same device shows: "oximeter shows 98 and pulse 72")
+        r"\b(?:oximeter|spo2|sp02|oxygen (?:level|saturation|reading)|saturation|sats)\b"
+        r"(?:(?!pulse|heart ?rate|bpm)[^.?!]){0,40}\b(?:[5-8]\d)\b"
+        r"(?!\s*(?:years?|yrs?|kg|bpm|mins?|minutes|days?|rs|rupees|/))",
+    ),
+    (
+        "child_or_pregnancy_warning",
+        r"\btangled in (?:the )?(?:cord|rope|string|wire|curtain cord|blind cord)\b"
+        r"|\bred (?:line|mark|ring) (?:all )?(?:around|round) (?:his|her|the|my) neck\b",
+    ),
+    (
+        "eye_injury",
+        r"\brainbow (?:rings|halos?|circles)\b|\beye\b[^.?!]{0,60}\b(?:rock hard|hard as (?:a )?(?:rock|stone))\b",
+    ),
+    (
+        "heart_attack_stroke",
+        r"\b(?:leg|foot|arm|hand)\b[^.?!]{0,30}\b(?:went|gone|turned|is|has gone)\s+(?:cold and (?:white|pale|blue)|"
+        r"(?:white|pale) and cold)\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -912,4 +962,25 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|\bkeep (?:vomiting|throwing up|fainting)\b",
     ),
     ("acute_symptom", r"\b(?:side effects?|reaction)\s+(?:from|of|to)\s+(?:my|the new|this)\b"),
+    # tenth round (dev split): "I take Dianorm 80 ... Should I stop the Dianorm", "or take half", a relative's cream put
+    # on a child's face "twice a day", "can I keep taking both as usual", "break the 5 in half", a blood thinner
+    # skipped for a tattoo, a tablet from an old prescription started again
+    (
+        "medication_decision",
+        r"\bi take (?P<taken>\w{4,})\b[^?]{0,200}?\b(?:can|could|should|shall|do) (?:i|we) (?:just )?(?:stop|skip|"
+        r"halve|double|drop|pause) (?:the |my )?(?P=taken)\b",
+    ),
+    (
+        "medication_decision",
+        r"\b(?:my|our)\s+\w+'s\s+[\w-]+\s+(?:cream|ointment|gel|drops|syrup|tablets?|pills?)\b[^?]{0,80}\bis it "
+        r"(?:ok|okay|fine|safe|alright) (?:if i|to) (?:just )?(?:put|apply|rub|use|give)\b"
+        r"|\bcan (?:i|we) keep (?:taking|giving) (?:both|them both|the two|these two)\b"
+        r"|\bis it (?:ok|okay|fine|safe|alright) if i (?:just )?(?:break|cut|split) (?:it|them|(?:the|my|a) "
+        r"(?:\d+(?:\.\d+)?|tablets?|pills?|capsules?|dose)|" + ANY_MEDICINE + r") (?:in|into) (?:half|halves|two)\b"
+        r"|\b(?:" + ANY_MEDICINE + r"|(?:i'?m|i am|he'?s|she'?s) on [a-z]{4,}\s?\d+(?:\.\d+)?\b)[^?]{0,150}?"
+        r"\b(?:should|can|shall|could) i (?:just )?(?:skip|stop|pause) (?:it|them)\s+(?:on|for|from|till|until|the day|"
+        r"that day|before|so)\b"
+        r"|\b(?:can|could|should|shall) (?:we|i) (?:just )?(?:start|restart|begin) giving (?:her|him|them) "
+        r"(?:\d+|one|half|a tablet|a pill|it)\b",
+    ),
 )

@@ -50,9 +50,13 @@ CRISIS: tuple[tuple[str, str], ...] = (
     ),
     (
         "end_life_hi",
-        r"अपनी\s+जान\s+(?:ले|दे)|जान\s+दे\s+दूं|सब\s+(?:कुछ\s+)?खत्म\s+कर\s+(?:दूं|देना|दूंगा|दूंगी)"
+        # not the idiom "for a Saturday slot I would give my life" ("slot ke liye toh main jaan de dun", tenth round)
+        r"अपनी\s+जान\s+(?:ले|दे)|(?<!लिए )(?<!लिए तो )(?<!लिए मैं )(?<!लिए तो मैं )जान\s+दे\s+दूं"
+        r"|सब\s+(?:कुछ\s+)?खत्म\s+कर\s+(?:दूं|देना|दूंगा|दूंगी)"
         r"|हमेशा\s+के\s+लिए\s+(?:चल[ाी]\s+जा|सो\s+जा)"
-        r"|apni\s+jan\s+(?:le|de)|jan\s+de\s+dun|sab\s+(?:kuch\s+)?khatam\s+kar\s+(?:dun|dena|dunga|dungi)"
+        r"|apni\s+jan\s+(?:le|de)"
+        r"|(?<!liye )(?<!liye toh )(?<!liye to )(?<!liye main )(?<!liye toh main )(?<!liye to main )jan\s+de\s+dun"
+        r"|sab\s+(?:kuch\s+)?khatam\s+kar\s+(?:dun|dena|dunga|dungi)"
         r"|hamesha\s+ke\s+liye\s+(?:chal[ai]\s+ja|so\s+ja)",
     ),
     (
@@ -91,6 +95,22 @@ CRISIS: tuple[tuple[str, str], ...] = (
         # "sunday ke baad sabka bojh utar dunga", a licensed gun taken out and cleaned
         + r"|(?:sabka|sab\s+ka|sabke|apna)\s+bojh\s+(?:utar|hata|khatam)"
         r"|(?:licensed\s+gun|bandu?k\S*|pistol|revolver)\s+" + _WORDS + r"{0,4}nikal",
+    ),
+    # tenth round (dev split): a father's sugar tablets all collected "एक डिब्बी में" and "आज रात के बाद" no more shame;
+    # a canal on the way and "मैंने सोच लिया है"; a transformer's wire reached for and "aaj raat haath nahi rokunga"; a
+    # son back from rehab who "won't trouble you any more"
+    (
+        "means_hi",
+        r"(?:सारी|सब|पूरी)\s+(?:\S+\s+){0,2}?गोलियां\s+(?:\S+\s+){0,4}?इकट्ठ"
+        r"|(?:नहर|नदी|कुएं|कुआं|पुल|पटरी)\S*\s+(?:\S+\s+){0,3}?(?:पडती|पडता|पडते|है)\s+(?:\S+\s+){0,3}?सोच\s+लिया\s+है"
+        r"|transformer\S*\s+(?:\S+\s+){0,8}?hath\s+(?:badh|bada|laga)"
+        r"|(?:aj|is)\s+rat\s+(?:\S+\s+){0,2}?(?:nahi|nhi)\s+rok(?:unga|ungi|ega|egi)" + _END,
+    ),
+    (
+        "burden_hi",
+        r"आज\s+रात\s+के\s+बाद\s+(?:\S+\s+){0,6}?(?:शर्मिंदा|परेशान|तंग)\s+नहीं\s+होना"
+        r"|(?:ab|aj\s+se)\s+(?:main\s+)?(?:apko|tumko|tumhe|ap\s+ko|sabko)\s+(?:aur\s+)?tang\s+(?:nahi|nhi)\s+"
+        r"kar(?:unga|ungi|enge)" + _END,
     ),
 )
 
@@ -192,6 +212,25 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         "heart_attack_stroke_hi",
         r"ठंडे?\s+पसीने|ठंडा\s+पसीना|thand[ae]\s+pasin",
     ),
+    # tenth round (dev split): a toddler who ate rat poison ("chuha maarne wala cake kha gaya"); a head hurt in a fall
+    # two days ago, now drowsy and vomiting; crop spray with drooling, tiny pupils and twitching; a newborn yellow to
+    # the soles who will not feed
+    (
+        "poisoning_overdose_hi",
+        r"chuha\s+mar(?:ne)?\s+(?:vala|vali|vale|ki|ka|ke)\s+(?:\S+\s+){0,2}?(?:\S+\s+){0,6}?kha\s+(?:gaya|gayi|gai|"
+        r"liya|li|gya)" + _END
+        + r"|spray\S*\s+(?:\S+\s+){0,25}?(?:lar\s+beh|putli|phadak)"
+        r"|(?:चूहे|चूहा)\s+मारने\s+(?:वाली|वाला|की|का)\s+(?:\S+\s+){0,6}?खा\s+(?:गया|गई|लिया|ली)",
+    ),
+    (
+        "eye_or_head_injury_hi",
+        r"(?:सिर|सर)\s+(?:पर|में)\s+(?:\S+\s+){0,2}?चोट\s+(?:\S+\s+){0,30}?(?:सुस्त|बेहोश|उल्टी|बार-बार\s+सो)",
+    ),
+    (
+        "child_warning_hi",
+        r"(?:\d+|एक|दो|तीन|चार|पांच|छह|सात)\s+दिन\s+(?:का|की)\s+(?:है|हैं)[,।]?\s+(?:\S+\s+){0,4}?पीला\s+(?:\S+\s+){0,20}?"
+        r"(?:दूध\s+नहीं\s+पी|सुस्त|तलवे)",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -200,7 +239,8 @@ _MEDICINE_LATN = r"(?:dava|davai|davaiyan|goli|goliyan|insulin|tablet|tablets|me
 SENSITIVE: tuple[tuple[str, str], ...] = (
     (
         "medication_decision_hi",
-        _MEDICINE_HI + r"\S*\s+" + _WORDS + r"{0,2}(?:बंद|छोड)"
+        # (not a stop that is told as done: "अब वो ठीक हैं और दवा भी बंद हो चुकी है", tenth round)
+        _MEDICINE_HI + r"\S*\s+" + _WORDS + r"{0,2}(?:बंद|छोड)(?!\S*\s+(?:हो\s+(?:चुक|गई|गया|गए|गयी)|दी\s+थी|दिया\s+था))"
         r"|(?:खुराक|डोज)\s+" + _WORDS + r"{0,2}(?:बढा|कम|घटा|दोगुन|दुगन)|(?:आधी|दोगुनी|दुगनी)\s+(?:खुराक|गोली|डोज)"
         r"|(?:गोली|दवा|दवाई|खुराक|डोज|इंसुलिन)\s+(?:\S+\s+)?(?:छूट|भूल)"
         r"|" + _MEDICINE_HI + r"\S*\s+के\s+साथ\s+(?:शराब|दारू|अल्कोहल|बियर)"
@@ -245,6 +285,18 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         + _WORDS
         + r"{0,4}(?:dane|chakar|sujan|khujli|ulti|rash)",
     ),
+    # tenth round (dev split): a tablet skipped for a fast ("goli skip karwa dein"), an adult's cream for a child ("बड़ों
+    # वाली ... लगा दूँ? कितनी बार लगाऊँ"), a mother's strip "roz raat ko ek le sakti hoon kya", "एक ही गोली दें तो
+    # चलेगा?"
+    (
+        "medication_decision_hi",
+        r"goli\s+skip\s+kar(?:va|a)?\s*(?:dein|den|de|du|dun|lein|len|lu|lun)" + _END
+        + r"|(?:roj|din\s+" + _IN + r"|rat\s+ko)\s+(?:\S+\s+){0,3}?(?:ek|do|adhi|1|2)\s+(?:goli\s+)?le\s+"
+        r"(?:sakti|sakta|sakte)\s+(?:hun|hu|hain|hai|h)\s+kya" + _END
+        + r"|बडों\s+(?:वाली|वाला|की|का)\s+(?:\S+\s+){0,8}?(?:लगा|दे|खिला|पिला)\s+(?:दूं|दें|दे)"
+        r"|कितनी\s+बार\s+(?:लगाऊं|लगाएं|दूं|दें|खिलाऊं)"
+        r"|एक\s+ही\s+गोली\s+(?:दें|दूं|लें|लूं)\s+तो\s+चलेगा",
+    ),
 )
 
 # Hindi negates after the phrase: "सीने में दर्द नहीं है", "saans lene mein koi takleef nahi".
@@ -254,6 +306,23 @@ NEGATION_WINDOW_WORDS = 2
 
 def compile_rules(rules: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((name, re.compile(_START + f"(?:{pattern})")) for name, pattern in rules)
+
+
+# A crisis that is someone else's and over, told as history ("दो साल पहले मेरी माँ ने खुद को नुकसान पहुँचाने की कोशिश
+# की थी", tenth round): a past time and a relative as the subject just before the phrase, as `safety._over_and_told`
+# reads English. The writer's own past attempt still counts.
+_SOMEONE_ELSES_PAST = re.compile(
+    r"(?:\d+|एक|दो|तीन|चार|पांच|कई|कुछ)\s+(?:साल|सालों|महीने|महीनों|हफ्ते)\s+पहले\s+(?:\S+\s+){0,2}?"
+    r"(?:मेरी|मेरे|हमारी|हमारे|उसकी|उसके)\s+(?:मां|माता|पापा|पिता|बेटे|बेटी|भाई|बहन|पति|पत्नी|दोस्त|सास|ससुर|दादी|दादा|नानी|नाना)\s+ने\s+$"
+    r"|(?:\d+|ek|do|tin|char|panch|kai|kuch)\s+(?:sal|mahine|hafte)\s+pehle\s+(?:\S+\s+){0,2}?(?:meri|mere|hamari|hamare|uski|uske)\s+"
+    r"(?:maa|ma|mummy|mumy|papa|pita|bete|beti|bhai|behen|pati|patni|dost)\s+ne\s+$"
+)
+_SOMEONE_ELSES_WINDOW_CHARS = 80
+
+
+def someone_elses_past(folded: str, match_start: int) -> bool:
+    """A past time and a relative as the subject just before a crisis phrase: history, not the writer's risk."""
+    return bool(_SOMEONE_ELSES_PAST.search(folded[max(0, match_start - _SOMEONE_ELSES_WINDOW_CHARS):match_start]))
 
 
 def negated_after(folded: str, match_end: int) -> bool:
