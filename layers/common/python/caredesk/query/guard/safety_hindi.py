@@ -217,7 +217,7 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     # the soles who will not feed
     (
         "poisoning_overdose_hi",
-        r"chuha\s+mar(?:ne)?\s+(?:vala|vali|vale|ki|ka|ke)\s+(?:\S+\s+){0,2}?(?:\S+\s+){0,6}?kha\s+(?:gaya|gayi|gai|"
+        r"chuha\s+mar(?:ne)?\s+(?:vala|vali|vale|ki|ka|ke)\s+(?:\S+\s+){0,8}?kha\s+(?:gaya|gayi|gai|"
         r"liya|li|gya)" + _END
         + r"|spray\S*\s+(?:\S+\s+){0,25}?(?:lar\s+beh|putli|phadak)"
         r"|(?:चूहे|चूहा)\s+मारने\s+(?:वाली|वाला|की|का)\s+(?:\S+\s+){0,6}?खा\s+(?:गया|गई|लिया|ली)",
@@ -315,7 +315,7 @@ _SOMEONE_ELSES_PAST = re.compile(
     r"(?:\d+|एक|दो|तीन|चार|पांच|कई|कुछ)\s+(?:साल|सालों|महीने|महीनों|हफ्ते)\s+पहले\s+(?:\S+\s+){0,2}?"
     r"(?:मेरी|मेरे|हमारी|हमारे|उसकी|उसके)\s+(?:मां|माता|पापा|पिता|बेटे|बेटी|भाई|बहन|पति|पत्नी|दोस्त|सास|ससुर|दादी|दादा|नानी|नाना)\s+ने\s+$"
     r"|(?:\d+|ek|do|tin|char|panch|kai|kuch)\s+(?:sal|mahine|hafte)\s+pehle\s+(?:\S+\s+){0,2}?(?:meri|mere|hamari|hamare|uski|uske)\s+"
-    r"(?:maa|ma|mummy|mumy|papa|pita|bete|beti|bhai|behen|pati|patni|dost)\s+ne\s+$"
+    r"(?:ma|mumy|papa|pita|bete|beti|bhai|behen|pati|patni|dost)\s+ne\s+$"
 )
 _SOMEONE_ELSES_WINDOW_CHARS = 80
 
