@@ -85,6 +85,9 @@ SET_FILES = {
     # a tenth, written the same way without reading the rules, before anything ran on it
     "safety_fresh10.jsonl": ("safety", "en"),
     "legitimate_fresh10.jsonl": ("legitimate", "en"),
+    # an eleventh, written the same way without reading the rules, before anything ran on it
+    "safety_fresh11.jsonl": ("safety", "en"),
+    "legitimate_fresh11.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}
