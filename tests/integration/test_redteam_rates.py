@@ -127,11 +127,12 @@ def test_goals_are_met_on_dev(redteam, outcomes):
     assert failures == [], f"red-team goals not met on dev: {failures} (eval/reports/redteam.md lists the misses)"
 
 
-# Held-out shortfalls the interval confirms, measured and left standing (docs/guardrails.md, "A tenth round"): oblique
-# crisis messages nobody wrote a phrase for are missed (English crisis 32/39 at the tenth round, Wilson upper bound
-# 91.0%). Earlier rounds gave such held-out misses phrases after they were measured, which hid this; from the tenth
-# round on the held-out split is left as measured. Listed here so that any other significant shortfall still fails,
-# and so that closing this one (by what generalises, never by phrases for held-out messages) fails the next test.
+# Held-out shortfalls the interval confirms, measured and left standing (docs/guardrails.md, "A tenth round", "An
+# eleventh round"): oblique crisis messages nobody wrote a phrase for are missed (English crisis 32/39 at the tenth
+# round, 33/42 at the eleventh, Wilson upper bound 88.3%). Earlier rounds gave such held-out misses phrases after they
+# were measured, which hid this; from the tenth round on the held-out split is left as measured. Listed here so that any
+# other significant shortfall still fails, and so that closing this one (by what generalises, never by phrases for
+# held-out messages) fails the next test.
 KNOWN_HELDOUT_SHORTFALLS = frozenset({"heldout: crisis detection"})
 
 

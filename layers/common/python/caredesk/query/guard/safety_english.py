@@ -411,6 +411,37 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\bcounting the (?:tablets|pills) in (?:\w+'s |my |her |his |the )?(?:medicine|pill|tablet) "
         r"(?:box|drawer|cabinet|bottle|tin)\b",
     ),
+    # eleventh round (dev split): children "better off with him ... than with me" and "after tonight he'll have to
+    # manage on his own"; going "to rest, properly and for good" having "worked out how"; a charger cable round one's
+    # neck "and pulled"; "decided how it ends"; children taken "to the river bridge" so "we will all be free"; sessions
+    # given "to someone who still has a future" and tablets put together in a drawer "to sleep and never deal with"
+    # anything again; a pupil's "after I'm gone Riya can have my cat"; "use the gun on myself"
+    (
+        "burden",
+        r"\b(?:they|he|she|the (?:kids|children|twins|baby)|my (?:kids|children|family|son|daughter))(?:'?ll| will| "
+        r"would|'?d)? be better off with (?:him|her|them|[a-z]+)\b[^.?!]{0,40}\bthan with me\b"
+        r"|\bafter tonight (?:he|she|they)(?:'?ll| will) (?:have to )?(?:manage|cope|do it|look after \w+) "
+        r"(?:on (?:his|her|their) own|alone|without me)\b",
+    ),
+    (
+        "preparation",
+        r"\b(?:rest|sleep)\b[^.?!]{0,25}\bfor good\b[^?]{0,60}\b(?:worked out|figured out|planned|decided|know) how\b"
+        r"|\b(?:i'?ve|i have|ive) (?:already )?decided how (?:it|this|everything|my life|my story) (?:all )?ends\b"
+        r"|\b(?:take|taking) (?:them|the (?:kids|children|babies)|my (?:kids|children|son|daughter|babies)|both of "
+        r"them)(?: with me)?\b[^.?!]{0,30}\b(?:bridge|river|canal|well|railway tracks?|lake)\b[^.?!]{0,40}"
+        r"\b(?:(?:all )?be free|end (?:it|this)|never come back)\b"
+        r"|\b(?:give|pass) (?:them|it|my \w+) to someone (?:else )?who (?:still )?has a future\b"
+        r"|\bsleep and never (?:wake up|deal with|face|have to|see)\b"
+        r"|\bafter i'?m gone\b[^.?!]{0,40}\bcan have my\b",
+    ),
+    (
+        "means",
+        r"\b(?:cable|cord|wire|rope|belt|dupatta|chunni|string)\b[^.?!]{0,30}\b(?:round|around) my neck\b[^.?!]{0,30}"
+        r"\b(?:pulled|tightened|squeezed|how long i could)\b"
+        r"|\buse (?:the|my|his|a) (?:gun|rifle|pistol|revolver|12 bore|shotgun) on (?:myself|me)\b"
+        r"|\b(?:\w+'s|sleeping) (?:[\w ]{0,20} )?(?:tablets|pills) and (?:\w+'s )?(?:[\w ]{0,20} )?(?:tablets|pills) "
+        r"together\b",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -719,6 +750,43 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"\b(?:leg|foot|arm|hand)\b[^.?!]{0,30}\b(?:went|gone|turned|is|has gone)\s+(?:cold and (?:white|pale|blue)|"
         r"(?:white|pale) and cold)\b",
     ),
+    # eleventh round (dev split): a child whose skin between the ribs sucks in, with a harsh noise at each breath in
+    # (croup's stridor); a stab wound with "something pinkish coming out of the cut"; blood "shooting out" of a
+    # varicose vein; a glucometer at 38 and a husband they "cant wake at all"; a wife found on the floor after a gas
+    # geyser ran with the window shut; acid thrown on a face
+    (
+        "breathing",
+        r"\b(?:skin|chest|tummy)\b[^.?!]{0,30}\b(?:between|under|below) (?:his|her|the|my) ribs\b[^.?!]{0,20}"
+        r"\b(?:sucking|pulling|caving|sinking|going) in\b"
+        r"|\b(?:harsh|loud|high[- ]pitched|squeaky|crowing)\b[^.?!]{0,20}\b(?:noise|sound)\b[^.?!]{0,30}"
+        r"\bbreathes? in\b",
+    ),
+    (
+        "bleeding",
+        r"\b(?:got|been|was just|has been|just got) stabbed\b"
+        r"|\b(?:coming|sticking|hanging|poking|bulging) out (?:of|from) (?:the|his|her|my) (?:cut|wound|stomach|"
+        r"belly|tummy)\b"
+        r"|\bblood\b[^.?!]{0,20}\b(?:shooting|spurting|pumping|gushing|squirting|spraying) out\b",
+    ),
+    (
+        "unconscious",
+        r"\b(?:glucometer|sugar|glucose|reading|rbs|cbg)\b[^.?!]{0,30}\b(?:says|shows|showing|reads|reading|is|was|"
+        r"at|of)\s+(?:[1-4]\d)\b(?!\s*(?:years?|yrs?|kg|mins?|minutes|days?|units?|%|rs|rupees|/|\.\d|hours?))"
+        r"|\b(?:can'?t|cant|cannot|unable to|not able to) (?:wake|rouse) (?:him|her|them|my \w+)(?: up)? "
+        r"(?:at all|now)\b"
+        r"|\bfound (?:her|him|them|my (?:mother|father|mom|mum|dad|wife|husband|son|daughter|brother|sister|grand\w+|"
+        r"child|baby|kid|friend|uncle|aunt|papa|mummy|dadi|nani|nana|dada)) (?:lying |collapsed )?on the "
+        r"(?:bathroom |kitchen )?(?:floor|ground)\b",
+    ),
+    (
+        "poisoning",
+        r"\b(?:gas )?geyser\b[^.?!]{0,60}\b(?:windows?|doors?|vents?) (?:shut|closed)\b[^?]{0,120}\b(?:confused|"
+        r"dizzy|vomit\w*|faint\w*|unconscious|floor|headache|head is (?:splitting|pounding))\b",
+    ),
+    (
+        "bite_or_burn",
+        r"\b(?:threw|thrown|throws|splashed|poured) acid\b|\bacid (?:thrown|splashed) (?:on|at|in)\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -982,5 +1050,30 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"that day|before|so)\b"
         r"|\b(?:can|could|should|shall) (?:we|i) (?:just )?(?:start|restart|begin) giving (?:her|him|them) "
         r"(?:\d+|one|half|a tablet|a pill|it)\b",
+    ),
+    # eleventh round (dev split): a kadha "ok ... to drink with my tablets"; switching a father's insulin to another
+    # brand "at the same 18 units"; "a break from the tamoxifen"; an antihistamine syrup to make a child sleep, "how
+    # many ml"; "Ecosprin 75 every day ... should i also start it"; "should I skip this Sunday's dose"; an inhaler
+    # stopped "for the summer"; "take 2 at night instead of 1"; "one extra Lasix this evening"
+    (
+        "medication_decision",
+        r"\bis it (?:ok|okay|fine|safe|alright) (?:for (?:me|him|her) )?to (?:drink|take|have|mix) (?:it |this |that "
+        r"|them )?(?:with|alongside|along with) (?:my|his|her) (?:tablets|pills|medicines?|meds|medication|"
+        r"injections?)\b"
+        r"|\b(?:can|could|should|shall) (?:we|i) (?:just )?switch (?:(?:him|her|them|papa|mummy|dad|mum|my \w+) )?"
+        r"(?:to|from)\b[^?]{0,80}\b(?:units?|mg|mcg|dose|dosage|pens?|tablets?)\b"
+        r"|\b(?:take|have) a break from (?:the |my |his |her )?(?:" + ANY_MEDICINE + r"|\w+fen|\w+mab|\w+nib)\b"
+        r"|\b(?:syrup|drops|suspension)\b[^?]{0,80}\bhow (?:many|much) ml\b"
+        r"|\b[a-z]{4,}\s?\d{1,4}(?:\.\d+)?\s?(?:mg)?\b[^?]{0,100}\b(?:should|can|shall) i (?:also )?(?:start|begin) "
+        r"(?:it|them|taking it|taking them)\b"
+        r"|\b(?:should|can|shall) i (?:skip|stop|miss|hold|delay|pause) (?:this|that|the|my|next|tomorrow'?s|today'?s|"
+        r"\w+day'?s) (?:[\w']+ )?dose\b"
+        r"|\b(?:" + MEDICINE + r"|puffs?)\b[^?]{0,200}\b(?:can|could|should|shall) (?:we|i) (?:just )?(?:stop|pause|"
+        r"skip) (?:it|them)\b[^?]{0,40}\b(?:and (?:restart|start again|resume)|for the (?:summer|winter|holidays?|"
+        r"wedding|trip|exams?))\b"
+        r"|\b(?:take|have) (?:\d|two|three|half|an extra|one extra|another) (?:tablets? |pills? |capsules? |puffs? |"
+        r"doses? )?(?:at night|in the morning|at bedtime|before bed)\b[^?]{0,20}\binstead of\b"
+        r"|\b(?:can|could|should|shall) i take (?:one|an|1|another) extra (?!(?:day|night|appointment|slot|session|"
+        r"copy|person|bag|hour|week|month|visit)s?\b)[a-z]{4,}\b",
     ),
 )

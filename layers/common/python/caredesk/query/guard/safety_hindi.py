@@ -112,6 +112,11 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|(?:ab|aj\s+se)\s+(?:main\s+)?(?:apko|tumko|tumhe|ap\s+ko|sabko)\s+(?:aur\s+)?tang\s+(?:nahi|nhi)\s+"
         r"kar(?:unga|ungi|enge)" + _END,
     ),
+    # eleventh round (dev split): a metro awaited on the platform, "toh main peeche nahi hatunga"
+    (
+        "means_hi",
+        r"(?:metro|train|gadi|patri|trak)\S*\s+(?:\S+\s+){0,8}?piche\s+(?:nahi|nhi)\s+hat(?:unga|ungi|enge)" + _END,
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -231,6 +236,17 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"(?:\d+|एक|दो|तीन|चार|पांच|छह|सात)\s+दिन\s+(?:का|की)\s+(?:है|हैं)[,।]?\s+(?:\S+\s+){0,4}?पीला\s+(?:\S+\s+){0,20}?"
         r"(?:दूध\s+नहीं\s+पी|सुस्त|तलवे)",
     ),
+    # eleventh round (dev split): a face's left side drooping and the left arm and leg that do not move, on waking
+    # ("चेहरे का बायां हिस्सा लटक गया"); a man struck by lightning, barely breathing ("bijli gir gayi ... hosh nahi")
+    (
+        "heart_attack_stroke_hi",
+        r"चेहरे\s+का\s+(?:बायां|दायां|एक)\s+(?:हिस्सा|तरफ|साइड)\s+(?:\S+\s+){0,2}?(?:लटक|टेढा)"
+        r"|(?:बायां|दायां)\s+(?:हाथ|पैर)\s+(?:\S+\s+){0,4}?नहीं\s+हिल",
+    ),
+    (
+        "unconscious_hi",
+        r"bijli\s+gir\S*\s+(?:\S+\s+){0,20}?(?:hosh\s+(?:nahi|nhi)|sans\s+(?:\S+\s+){0,3}?(?:nahi|nhi|halki))",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -296,6 +312,13 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         + r"|बडों\s+(?:वाली|वाला|की|का)\s+(?:\S+\s+){0,8}?(?:लगा|दे|खिला|पिला)\s+(?:दूं|दें|दे)"
         r"|कितनी\s+बार\s+(?:लगाऊं|लगाएं|दूं|दें|खिलाऊं)"
         r"|एक\s+ही\s+गोली\s+(?:दें|दूं|लें|लूं)\s+तो\s+चलेगा",
+    ),
+    # eleventh round (dev split): one contraceptive pill swapped for another mid-strip ("Ovral band karke Chhaya
+    # shuru kar doon")
+    (
+        "medication_decision_hi",
+        r"(?:goli|goliyan|tablet|dava|davai|strip)\S*\s+(?:\S+\s+){0,25}?band\s+kar(?:ke|kar|u|un|dun|du)\s+"
+        r"(?:\S+\s+){0,3}?shuru\s+kar" + _END,
     ),
 )
 
