@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.query.generate.answers.compose import asked_columns, cued_first, select
+from caredesk.query.generate.answers.compose import asked_columns, best_first, cued_first, select
 from caredesk.query.generate.answers.decision import (
     DECISION_FEATURES,
     DECISION_SIGNS,
@@ -33,9 +33,15 @@ from caredesk.query.generate.answers.question import (
     salient_terms,
     thing_essentials,
 )
-from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms
+from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms, refers_back
 from caredesk.query.generate.appointments import policy_question
-from caredesk.query.review.relevance import figure_asked, read_with_lead_ins, relevance_failures, row_label_headers
+from caredesk.query.review.relevance import (
+    figure_asked,
+    read_with_lead_ins,
+    referred_back_to,
+    relevance_failures,
+    row_label_headers,
+)
 from caredesk.query.review.step import nearest_topic
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
 from caredesk.text import content_words
@@ -439,6 +445,118 @@ def test_the_term_is_quoted_once_before_the_first_unit_chosen_under_it(embedder)
     assert "The default is five minutes (5min)." in draft
     assert draft.index("checkpoint_timeout (integer)") < draft.index("The default is five minutes (5min).")
     assert draft.count("checkpoint_timeout (integer)") == 1
+
+
+EMERGENCY_FOLLOW_UP_BODY = (
+    "You leave with a written summary of what was found.\n\n"
+    "The first specialist consultation recommended by the emergency room doctor counts as a follow-up of the "
+    "emergency visit. It is charged at 50% of the specialist's fee if it takes place within 15 days.\n\n"
+    "It is possible to ask for a copy of the summary later. These copies are free."
+)
+
+
+def test_a_sentence_that_refers_back_names_the_sentence_before_it():
+    units = {u.text: u for u in answer_units("kb/public/er.md#4", "Emergency Visits > After", EMERGENCY_FOLLOW_UP_BODY)}
+    charged = units["It is charged at 50% of the specialist's fee if it takes place within 15 days."]
+    assert charged.antecedent.startswith("The first specialist consultation recommended")
+    assert charged.context == ("After: It is charged at 50% of the specialist's fee if it takes place within "
+                               "15 days.")  # what is embedded is unchanged: stored vectors stay valid
+    # "It is possible to ..." points at what follows, not back; "These copies" points back at it
+    assert units["It is possible to ask for a copy of the summary later."].antecedent is None
+    assert units["These copies are free."].antecedent == "It is possible to ask for a copy of the summary later."
+    assert units["You leave with a written summary of what was found."].antecedent is None
+    # a list item or a row is read under its lead-in or header, never after a sentence it does not follow
+    listed = answer_units("kb/public/home.md#1", "Home Visits > Who", HOME_BODY + "\n\nThey must be registered.")
+    assert next(u for u in listed if u.text == "They must be registered.").antecedent is None
+
+
+@pytest.mark.parametrize(("text", "back"), [
+    ("It applies to prepaid appointments.", True),
+    ("This discussion is free.", True),
+    ("They are not an emergency service: in an emergency, call 112.", True),
+    ("It is not suitable for every problem.", True),
+    ("It's wise to be conservative about adding non-key columns.", False),
+    ("It is also possible to use SSH to encrypt the connection.", False),
+    ("Itemised bills are sent by e-mail.", False),
+    ("There is no charge for a repeat collection.", False),
+    ("After that the request lapses and you must ask again.", True),
+    ("If not, the front desk books a new slot.", True),
+    ("Aftercare instructions are given in writing.", False),
+])
+def test_which_sentences_refer_back(text, back):
+    assert refers_back(text) is back
+
+
+def test_a_sentence_that_refers_back_is_quoted_after_the_sentence_it_refers_to(embedder):
+    from caredesk.query.generate.answers.compose import compose_answer
+    from caredesk.query.generate.answers.inputs import embedded_inputs
+
+    page = Passage(source="kb/public/er.md", chunk_id="kb/public/er.md#4", heading="Emergency Visits > After",
+                   body=EMERGENCY_FOLLOW_UP_BODY, score=0.3, similarity=0.6)
+    question = "How much is it charged at if it takes place within 15 days?"
+    inputs = embedded_inputs(embedder.embed, question, [page])
+    composed = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors)
+    draft = [s.text for s in composed.sentences]
+    charged = "It is charged at 50% of the specialist's fee if it takes place within 15 days."
+    antecedent = next(t for t in draft if t.startswith("The first specialist consultation recommended"))
+    assert draft.index(antecedent) == draft.index(charged) - 1
+    assert draft.count(antecedent) == 1
+
+
+def test_the_sentence_referred_back_to_stays_with_the_one_that_refers_to_it(embedder):
+    """The antecedent shares no word with the question; the sentence after it is read with it and answers it,
+    so both stay. Without the sentence that refers back, the antecedent is judged on its own and goes."""
+    page = Passage(source="kb/public/er.md", chunk_id="kb/public/er.md#4", heading="Emergency Visits > After",
+                   body=EMERGENCY_FOLLOW_UP_BODY, score=0.3, similarity=0.6)
+    antecedent = DraftSentence(text=("The first specialist consultation recommended by the emergency room doctor "
+                                     "counts as a follow-up of the emergency visit."), chunk_ids=[page.chunk_id])
+    charged = DraftSentence(text="It is charged at 50% of the specialist's fee if it takes place within 15 days.",
+                            chunk_ids=[page.chunk_id])
+    question = "What percentage of the fee is charged?"
+    assert relevance_failures(question, [antecedent, charged], [page], embedder.embed, 0.99) == {}
+    assert relevance_failures(question, [antecedent], [page], embedder.embed, 0.99) == {
+        0: "not_relevant:no_question_terms"}
+    assert read_with_lead_ins([antecedent, charged], antecedents=referred_back_to([page]))[1] == (
+        f"{antecedent.text} {charged.text}")
+
+
+REFILL_RULES_BODY = ("Requesting a refill is free.\n\nYou can request a refill when all of these are true:\n\n"
+               "- the medicine was prescribed by a Sunrise Clinics doctor;\n- you were seen in the last 6 months;\n"
+               "- the prescription says it continues.\n\nApproved refills are held for 7 days.")
+
+
+def _candidates(body: str, chunk_id: str = "kb/public/refills.md#2") -> list[Candidate]:
+    page = Passage(source=chunk_id.split("#")[0], chunk_id=chunk_id, heading="Refills > When", body=body, score=0.3,
+                   similarity=0.6)
+    return [Candidate(u, page, 0, 0.5, 0.5, frozenset(), frozenset())
+            for u in answer_units(chunk_id, page.heading, body) if not u.is_heading]
+
+
+def test_the_reply_opens_with_the_best_unit_and_a_list_moves_whole():
+    found = _candidates(REFILL_RULES_BODY)
+    free, *items, held = found
+    assert best_first([free, held], held) == [held, free]
+    # a list item opens the reply with the other chosen items of its list, in their order
+    assert best_first([free, *items, held], items[1]) == [*items, free, held]
+    assert best_first([free, held], items[0]) == [free, held]  # not chosen: the order stays
+
+
+def test_a_composed_reply_opens_with_the_unit_that_answers(embedder):
+    """The section's other sentences join the answer; the one that answers comes first, not third."""
+    from caredesk.query.generate.answers.compose import compose_answer
+    from caredesk.query.generate.answers.inputs import embedded_inputs
+
+    body = ("Refills are collected at the pharmacy counter of the branch you chose. The pharmacy counter is open from "
+            "8:00 to 20:00 every day. Approved refills are held at the counter for 7 days. "
+            "After that the request lapses.")
+    page = Passage(source="kb/public/refills.md", chunk_id="kb/public/refills.md#3",
+                   heading="Prescription Refills > Collecting", body=body, score=0.3, similarity=0.6)
+    question = "How long will the pharmacy counter hold my approved refill?"
+    inputs = embedded_inputs(embedder.embed, question, [page])
+    composed = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors)
+    draft = [s.text for s in composed.sentences]
+    assert draft[0] == "Approved refills are held at the counter for 7 days."
+    assert "Refills are collected at the pharmacy counter of the branch you chose." in draft[1:]
 
 
 def test_units_are_the_same_at_ingest_and_at_query_time():

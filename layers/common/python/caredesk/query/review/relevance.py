@@ -59,7 +59,9 @@ def relevance_failures(
     terms = salient_terms(asking_text(question)) or salient_terms(question)
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
     described = described_terms(passages)
-    readings = read_with_lead_ins([sentences[i] for i in checked], described, row_label_headers(passages))
+    antecedents = referred_back_to(passages)
+    readings = read_with_lead_ins([sentences[i] for i in checked], described, row_label_headers(passages),
+                                  antecedents)
     # Only a sentence sharing no question term is judged by its cosine: only those readings are embedded.
     unshared: dict[int, str] = {}
     for index, reading in zip(checked, readings, strict=True):
@@ -79,6 +81,10 @@ def relevance_failures(
         for index, cosine in zip(unshared, vectors[1:] @ vectors[0], strict=True):
             if float(cosine) < threshold:
                 failures[index] = "not_relevant:no_question_terms"
+    # A sentence that another kept one refers back to is read with it: it stays when that one does.
+    for index in [i for i in failures if i + 1 in checked and i + 1 not in failures]:
+        if _is_antecedent(sentences[index], sentences[index + 1], antecedents):
+            del failures[index]
     kind = figure_asked(question)
     if kind is not None and not any(
         holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
@@ -135,24 +141,43 @@ def row_label_headers(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
 
 
 def read_with_lead_ins(sentences: Sequence[DraftSentence], described: dict[str, dict[str, str]] | None = None,
-                       row_headers: dict[str, dict[str, str]] | None = None) -> list[str]:
+                       row_headers: dict[str, dict[str, str]] | None = None,
+                       antecedents: dict[str, dict[str, str]] | None = None) -> list[str]:
     """Each sentence as a reader meets it: a list item after the last lead-in ("... available for patients
     who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing; a unit under a
     defined term (`described_terms`) after that term; a table row (however many of its columns are shown)
-    under its label column's header (`row_label_headers`)."""
+    under its label column's header (`row_label_headers`); a sentence that refers back after the sentence it
+    refers to, when that is quoted just before it (`referred_back_to`)."""
     lead_ins: dict[str, str] = {}
     readings = []
-    for sentence in sentences:
+    for index, sentence in enumerate(sentences):
         text = plain(sentence.text)
         chunk = sentence.chunk_ids[0] if sentence.chunk_ids else ""
         term = (described or {}).get(chunk, {}).get(text) or _label_header(text, (row_headers or {}).get(chunk, {}))
         if text.endswith(":"):
             lead_ins[chunk] = text
             readings.append(text)
-        else:
-            reading = f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text
-            readings.append(f"{term} {reading}" if term else reading)
+            continue
+        reading = f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text
+        if index and _is_antecedent(sentences[index - 1], sentence, antecedents or {}):
+            reading = f"{plain(sentences[index - 1].text)} {reading}"
+        readings.append(f"{term} {reading}" if term else reading)
     return readings
+
+
+def referred_back_to(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
+    """chunk id -> {a sentence's plain text: the sentence it refers back to} (answer_units' `antecedent`:
+    "It is charged at 50% ..." after "The first specialist consultation ... counts as a follow-up ...")."""
+    return {p.chunk_id: {plain(u.text): plain(u.antecedent) for u in answer_units(p.chunk_id, p.heading, p.body)
+                         if u.antecedent}
+            for p in passages}
+
+
+def _is_antecedent(sentence: DraftSentence, following: DraftSentence, antecedents: dict[str, dict[str, str]]) -> bool:
+    """Whether `following`, quoted from the same chunk right after `sentence`, refers back to it."""
+    if not sentence.chunk_ids or sentence.chunk_ids[:1] != following.chunk_ids[:1]:
+        return False
+    return antecedents.get(following.chunk_ids[0], {}).get(plain(following.text)) == plain(sentence.text)
 
 
 def _label_header(text: str, headers: dict[str, str]) -> str | None:

@@ -21,7 +21,8 @@
    is not chosen already and the model rates it at least even (PART_MIN_SCORE), with the units of
    its section that score close to it for that part (PART_SECTION_DELTA).
 5. The decision model then says whether this is an answer at all (`decision`, on the whole question);
-   if not, the draft is empty and the reply is "I do not know".
+   if not, the draft is empty and the reply is "I do not know". An answer opens with the best unit (with the other
+   chosen items of its list when it is a list item: `best_first`), then the rest in section order.
 6. An answer is followed by the rest of the top-ranked retrieved section, marked as context
    (`top_section_rest`): retrieval ranks sections with the full text of the question, which the unit
    model weighs only in part, and quoting that section whole is the baseline the composer must not lose
@@ -30,8 +31,10 @@
    answer and only once an answering sentence has passed.
 
 A table row shows only the columns the question names (all of them when it names none), so a question
-about Sunday hours is not answered with a branch's every column. Text is quoted without Markdown
-markup. Deterministic: scores are rounded before ranking and ties break on (chunk rank, position).
+about Sunday hours is not answered with a branch's every column. A unit that refers back to the sentence before it
+("It is charged at 50% ...") is quoted after that sentence (`antecedents`), as a list item after its lead-in. Text
+is quoted without Markdown markup. Deterministic: scores are rounded before ranking and ties break on (chunk rank,
+position).
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from caredesk.query.generate.answers.features import (
 from caredesk.query.generate.answers.model import LogisticModel, load_models
 from caredesk.query.generate.answers.quantities import range_fit, unit_ranges
 from caredesk.query.generate.answers.question import NUMBER_LIKE, holds_kind
+from caredesk.query.generate.answers.units import answer_units
 from caredesk.quotes import heading_lead_in, plain
 from caredesk.text import content_words
 
@@ -106,6 +110,8 @@ FIGURE_DELTA = 2.0
 # CUED_DELTA of the best unit (`cued_first`). Measured on both knowledge bases (docs/grounded-answers.md, eighteenth
 # round): no answer on any split changed at 1.0 or 2.0 (it fires on few questions); 1.0 adds fewer words.
 CUED_DELTA = 1.0
+# How far back a chain of sentences that each refer back to the one before is quoted (`antecedents`).
+MAX_ANTECEDENTS = 2
 # A cell that says there is none ("Closed", "No") answers a "when" or "how much" as well as a figure does.
 _NONE_CELL = re.compile(r"\s*(closed|no|none|not (available|offered|applicable)|n/?a|-+)\s*[.;]?\s*$", re.IGNORECASE)
 
@@ -139,10 +145,24 @@ def compose_answer(
     decision = decider.decide(decision_signals(scored, chosen, terms, passages))
     if not decision.answer:
         return Composition([], decision)
-    answer = with_parts(chosen, parts, passages, unit_vectors, scorer)
+    answer = best_first(with_parts(chosen, parts, passages, unit_vectors, scorer), scored[0][1])
     sentences = render(answer, terms)
     return Composition(sentences + render(top_section_rest(found, answer), terms, context=True, quoted=sentences),
                        decision)
+
+
+def best_first(chosen: Sequence[Candidate], best: Candidate) -> list[Candidate]:
+    """`chosen` with the best unit first: the reply opens with the unit the model rates most likely to answer,
+    not with whatever its section says before it. A list item moves with the other chosen items of its list, in
+    their order (the lead-in is quoted before the first of them), so a list is never broken up."""
+    if best not in chosen:
+        return list(chosen)
+    unit = best.unit
+    if unit.is_list_item and unit.lead_in:
+        group = [c for c in chosen if c.unit.chunk_id == unit.chunk_id and c.unit.lead_in == unit.lead_in]
+    else:
+        group = [best]
+    return group + [c for c in chosen if c not in group]
 
 
 def top_section_rest(found: Sequence[Candidate], chosen: Sequence[Candidate]) -> list[Candidate]:
@@ -370,8 +390,9 @@ def render(chosen: Sequence[Candidate], terms: QuestionTerms, *, context: bool =
         cited = [unit.chunk_id]
         # a list with no lead-in of its own, straight under its heading, reads under that heading
         headed = unit.is_list_item and not unit.lead_in and plain(unit.text)[:1].islower()
-        for about in (unit.term, unit.lead_in or (heading_lead_in(candidate.passage.heading) if headed else None)):
-            # What the unit is about, quoted once before the first unit under it.
+        lead = unit.lead_in or (heading_lead_in(candidate.passage.heading) if headed else None)
+        for about in (unit.term, lead, *antecedents(candidate)):
+            # What the unit is about, or what it refers back to, quoted once before the first unit under it.
             if about and plain(about) not in said:
                 draft.append(DraftSentence(text=plain(about), chunk_ids=cited, context=context))
                 said.add(plain(about))
@@ -381,6 +402,20 @@ def render(chosen: Sequence[Candidate], terms: QuestionTerms, *, context: bool =
             draft.append(DraftSentence(text=text, chunk_ids=cited, context=context))
             said.add(text)
     return draft
+
+
+def antecedents(candidate: Candidate) -> list[str]:
+    """The sentences `candidate` refers back to, nearest last: its antecedent, and that sentence's own when it
+    refers back too ("... counts as a follow-up of the emergency visit. It is charged at 50% ...")."""
+    passage = candidate.passage
+    by_text = {u.text: u for u in answer_units(passage.chunk_id, passage.heading, passage.body)}
+    chain: list[str] = []
+    antecedent = candidate.unit.antecedent
+    while antecedent is not None and antecedent not in chain and len(chain) < MAX_ANTECEDENTS:
+        chain.insert(0, antecedent)
+        earlier = by_text.get(antecedent)
+        antecedent = earlier.antecedent if earlier is not None else None
+    return chain
 
 
 def asked_columns(label: str, pairs: Sequence[tuple[str, str]], terms: QuestionTerms) -> list[str] | None:

@@ -1,15 +1,17 @@
 """The answer units of a chunk: what may be quoted, and the context each is embedded and scored in.
 
-A unit is a sentence, a list item (with the line that introduces its list), or a table row rendered
-with its header. "are 70 years or older; or" says nothing alone, so a unit is embedded in context:
-its section's heading, the term it defines when it sits under one, and, for a list item, the lead-in
-line. A defined term is a paragraph of one short line with no closing punctuation followed by prose:
-a reference's `<dt>` ("checkpoint_timeout (integer)", "-d --debug") before its description, whose
-"The default is five minutes (5min)." names nothing without it. The term is no answer on its own; it is
+A unit is a sentence, a list item (with the line that introduces its list), or a table row rendered with its
+header. "are 70 years or older; or" says nothing alone, so a unit is embedded in context: its section's
+heading, the term it defines when it sits under one, and, for a list item, the lead-in line. A sentence that
+opens by referring back ("It is charged at 50% of the specialist's fee ...") names its antecedent, the
+sentence before it, which is quoted before it wherever it is quoted: alone it would read as a rule about
+whatever the answer said last. A defined term is a paragraph of one short line with no closing punctuation
+followed by prose: a reference's `<dt>` ("checkpoint_timeout (integer)", "-d --debug") before its description,
+whose "The default is five minutes (5min)." names nothing without it. The term is no answer on its own; it is
 quoted before the first unit chosen under it, as a list's lead-in is. The ingest Lambda embeds every unit's
-context once and stores it (`chunk_units`); Generate re-derives the same units from the retrieved
-chunk bodies with this same function and looks the vectors up by the context's hash, so it embeds
-nothing but the question. Identical input gives identical units.
+context once and stores it (`chunk_units`); Generate re-derives the same units from the retrieved chunk bodies
+with this same function and looks the vectors up by the context's hash, so it embeds nothing but the question.
+Identical input gives identical units.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class AnswerUnit:
     row: TableRow | None  # a table row's cells, so an answer can show only the columns asked about
     is_list_item: bool
     term: str | None = None  # the defined term the unit describes (see the module docstring)
+    antecedent: str | None = None  # the sentence this one refers back to (see the module docstring)
 
     @property
     def context_hash(self) -> str:
@@ -47,6 +50,23 @@ class AnswerUnit:
     @property
     def is_heading(self) -> bool:
         return self.position == HEADING_POSITION
+
+
+# A sentence opening with words that point back ("It applies to ...", "This discussion is free.", "They are
+# not an emergency service", "After that the request lapses.") depends on the sentence before it. "It" as a
+# placeholder subject ("It is possible to use SSH ...", "It's wise to be conservative ...") points at what
+# follows, not back.
+_REFERS_BACK = re.compile(r"(?:It|Its|This|These|That|Those|They|Their|Such|Otherwise|(?:After|Before) (?:that|this)"
+                          r"|In (?:that|this) case|If (?:so|not))\b")
+_PLACEHOLDER_IT = re.compile(
+    r"It(?:'s| is| was| will be| would be| may be| can be| might be| could be| should be)"
+    r"(?: (?:also|not|often|usually|generally|therefore|thus|still|always|sometimes))* \S+ (?:to|that|whether|if)\b")
+
+
+def refers_back(text: str) -> bool:
+    """Whether a prose sentence opens by pointing back at the one before it (`_REFERS_BACK`)."""
+    words = plain(text)
+    return bool(_REFERS_BACK.match(words)) and not _PLACEHOLDER_IT.match(words)
 
 
 def context_hash(context: str) -> str:
@@ -69,24 +89,29 @@ def answer_units(chunk_id: str, heading: str, body: str) -> tuple[AnswerUnit, ..
     lead_in: str | None = None
     terms = defined_terms(body)
     term: str | None = None
+    previous: str | None = None  # the prose sentence just read: what a sentence that refers back points at
     for position, (raw, row) in enumerate(structured_units(body)):
         text = raw.strip()
         if row is not None:
             term = None  # a table ends the description it follows
         elif text in terms:
-            term, lead_in = text, None  # names what the following prose describes
+            term, lead_in, previous = text, None, None  # names what the following prose describes
             continue
         if row is None and text.endswith(":"):
-            lead_in = text  # introduces the items that follow; not an answer on its own
+            lead_in, previous = text, None  # introduces the items that follow; not an answer on its own
             continue
         if len(plain(text)) < MIN_UNIT_CHARS or text in seen:
+            previous = None
             continue
         seen.add(text)
         item = row is None and _continues_list(text)
         item_lead = lead_in if lead_in and item else None
+        prose = row is None and not item
+        antecedent = previous if prose and previous and refers_back(text) else None
         parts = (f"{leaf}:", plain(term) if term else None, plain(item_lead) if item_lead else None, plain(text))
         context = " ".join(part for part in parts if part)
-        units.append(AnswerUnit(chunk_id, position, text, context, item_lead, row, item, term))
+        units.append(AnswerUnit(chunk_id, position, text, context, item_lead, row, item, term, antecedent))
+        previous = text if prose else None
         if not item:
             lead_in = None
     return tuple(units)
