@@ -369,18 +369,22 @@ def test_each_part_of_a_question_gets_its_own_best_unit(embedder):
     assert len(texts) == len(set(texts))  # a unit two parts choose is quoted once
 
 
-def test_a_sentence_about_the_page_itself_is_never_quoted(embedder):
+def _draft(embedder, question: str, page: Passage) -> list[str]:
+    """The composer's draft for `question` from this one passage, as texts."""
     from caredesk.query.generate.answers.compose import compose_answer
     from caredesk.query.generate.answers.inputs import embedded_inputs
 
+    inputs = embedded_inputs(embedder.embed, question, [page])
+    return [s.text for s in compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors).sentences]
+
+
+def test_a_sentence_about_the_page_itself_is_never_quoted(embedder):
     page = Passage(source="kb/public/follow_up.md", chunk_id="kb/public/follow_up.md#0", heading="Follow-up Discount",
                    body="This page explains when a follow-up visit is free or discounted. "
                         "A follow-up within 7 days of the first visit is free.",
                    score=0.2, similarity=0.6)
-    question = "Is a follow-up visit discounted?"
-    inputs = embedded_inputs(embedder.embed, question, [page])
-    draft = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors).sentences
-    assert [s.text for s in draft] == ["A follow-up within 7 days of the first visit is free."]
+    assert _draft(embedder, "Is a follow-up visit discounted?", page) == [
+        "A follow-up within 7 days of the first visit is free."]
 
 
 def test_units_are_the_heading_then_rows_sentences_and_items_with_their_lead_in():
@@ -433,15 +437,9 @@ def test_a_table_ends_the_description_of_a_term():
 
 
 def test_the_term_is_quoted_once_before_the_first_unit_chosen_under_it(embedder):
-    from caredesk.query.generate.answers.compose import compose_answer
-    from caredesk.query.generate.answers.inputs import embedded_inputs
-
     page = Passage(source="kb/public/pg/wal.html", chunk_id="kb/public/pg/wal.html#3",
                    heading="Write Ahead Log > Checkpoints", body=REFERENCE_BODY, score=0.3, similarity=0.6)
-    question = "What is the default checkpoint_timeout?"
-    inputs = embedded_inputs(embedder.embed, question, [page])
-    composed = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors)
-    draft = [s.text for s in composed.sentences]
+    draft = _draft(embedder, "What is the default checkpoint_timeout?", page)
     assert "The default is five minutes (5min)." in draft
     assert draft.index("checkpoint_timeout (integer)") < draft.index("The default is five minutes (5min).")
     assert draft.count("checkpoint_timeout (integer)") == 1
@@ -488,15 +486,9 @@ def test_which_sentences_refer_back(text, back):
 
 
 def test_a_sentence_that_refers_back_is_quoted_after_the_sentence_it_refers_to(embedder):
-    from caredesk.query.generate.answers.compose import compose_answer
-    from caredesk.query.generate.answers.inputs import embedded_inputs
-
     page = Passage(source="kb/public/er.md", chunk_id="kb/public/er.md#4", heading="Emergency Visits > After",
                    body=EMERGENCY_FOLLOW_UP_BODY, score=0.3, similarity=0.6)
-    question = "How much is it charged at if it takes place within 15 days?"
-    inputs = embedded_inputs(embedder.embed, question, [page])
-    composed = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors)
-    draft = [s.text for s in composed.sentences]
+    draft = _draft(embedder, "How much is it charged at if it takes place within 15 days?", page)
     charged = "It is charged at 50% of the specialist's fee if it takes place within 15 days."
     antecedent = next(t for t in draft if t.startswith("The first specialist consultation recommended"))
     assert draft.index(antecedent) == draft.index(charged) - 1
@@ -543,20 +535,25 @@ def test_the_reply_opens_with_the_best_unit_and_a_list_moves_whole():
 
 def test_a_composed_reply_opens_with_the_unit_that_answers(embedder):
     """The section's other sentences join the answer; the one that answers comes first, not third."""
-    from caredesk.query.generate.answers.compose import compose_answer
-    from caredesk.query.generate.answers.inputs import embedded_inputs
-
     body = ("Refills are collected at the pharmacy counter of the branch you chose. The pharmacy counter is open from "
             "8:00 to 20:00 every day. Approved refills are held at the counter for 7 days. "
             "After that the request lapses.")
     page = Passage(source="kb/public/refills.md", chunk_id="kb/public/refills.md#3",
                    heading="Prescription Refills > Collecting", body=body, score=0.3, similarity=0.6)
-    question = "How long will the pharmacy counter hold my approved refill?"
-    inputs = embedded_inputs(embedder.embed, question, [page])
-    composed = compose_answer(inputs.question_vector, inputs.terms, [page], inputs.unit_vectors)
-    draft = [s.text for s in composed.sentences]
+    draft = _draft(embedder, "How long will the pharmacy counter hold my approved refill?", page)
     assert draft[0] == "Approved refills are held at the counter for 7 days."
     assert "Refills are collected at the pharmacy counter of the branch you chose." in draft[1:]
+
+
+def test_a_chain_of_sentences_that_refer_back_stays_whole_when_its_last_one_answers(embedder):
+    body = ("Sunrise runs a second opinion service. It is handled by the senior consultants. "
+            "They reply within 5 working days.")
+    page = Passage(source="kb/public/so.md", chunk_id="kb/public/so.md#1", heading="Second Opinion > Timing",
+                   body=body, score=0.3, similarity=0.6)
+    sentences = [DraftSentence(text=t, chunk_ids=[page.chunk_id]) for t in (
+        "Sunrise runs a second opinion service.", "It is handled by the senior consultants.",
+        "They reply within 5 working days.")]
+    assert relevance_failures("How many working days for a reply?", sentences, [page], embedder.embed, 0.99) == {}
 
 
 def test_units_are_the_same_at_ingest_and_at_query_time():

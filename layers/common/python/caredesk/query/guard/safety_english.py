@@ -421,7 +421,7 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\b(?:they|he|she|the (?:kids|children|twins|baby)|my (?:kids|children|family|son|daughter))(?:'?ll| will| "
         r"would|'?d)? be better off with (?:him|her|them|[a-z]+)\b[^.?!]{0,40}\bthan with me\b"
         r"|\bafter tonight (?:he|she|they)(?:'?ll| will) (?:have to )?(?:manage|cope|do it|look after \w+) "
-        r"(?:on (?:his|her|their) own|alone|without me)\b",
+        r"(?:on (?:his|her|their) own|alone|without me)\b(?![^.?!]{0,40}\b(?:because|since|as|while|till|until)\b)",
     ),
     (
         "preparation",
@@ -431,7 +431,7 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"them)(?: with me)?\b[^.?!]{0,30}\b(?:bridge|river|canal|well|railway tracks?|lake)\b[^.?!]{0,40}"
         r"\b(?:(?:all )?be free|end (?:it|this)|never come back)\b"
         r"|\b(?:give|pass) (?:them|it|my \w+) to someone (?:else )?who (?:still )?has a future\b"
-        r"|\bsleep and never (?:wake up|deal with|face|have to|see)\b"
+        r"|\b(?:want|wish|wanted|like) to (?:just )?sleep and never (?:wake up|deal with|face|have to|see)\b"
         r"|\bafter i'?m gone\b[^.?!]{0,40}\bcan have my\b",
     ),
     (
@@ -757,13 +757,11 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     (
         "breathing",
         r"\b(?:skin|chest|tummy)\b[^.?!]{0,30}\b(?:between|under|below) (?:his|her|the|my) ribs\b[^.?!]{0,20}"
-        r"\b(?:sucking|pulling|caving|sinking|going) in\b"
-        r"|\b(?:harsh|loud|high[- ]pitched|squeaky|crowing)\b[^.?!]{0,20}\b(?:noise|sound)\b[^.?!]{0,30}"
-        r"\bbreathes? in\b",
+        r"\b(?:sucking|pulling|caving|sinking|going) in\b",
     ),
     (
         "bleeding",
-        r"\b(?:got|been|was just|has been|just got) stabbed\b"
+        r"\b(?:got|been|was just|has been|just got) stabbed\b(?! in the back by\b)"
         r"|\b(?:coming|sticking|hanging|poking|bulging) out (?:of|from) (?:the|his|her|my) (?:cut|wound|stomach|"
         r"belly|tummy)\b"
         r"|\bblood\b[^.?!]{0,20}\b(?:shooting|spurting|pumping|gushing|squirting|spraying) out\b",
@@ -771,12 +769,14 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     (
         "unconscious",
         r"\b(?:glucometer|sugar|glucose|reading|rbs|cbg)\b[^.?!]{0,30}\b(?:says|shows|showing|reads|reading|is|was|"
-        r"at|of)\s+(?:[1-4]\d)\b(?!\s*(?:years?|yrs?|kg|mins?|minutes|days?|units?|%|rs|rupees|/|\.\d|hours?))"
+        r"of)\s+(?:[1-4]\d)\b(?!\s*(?:years?|yrs?|kg|mins?|minutes|days?|units?|%|rs|rupees|/|\.\d|hours?|ml|mg|g|gm|"
+        r"grams?|tablets?|pills?|sachets?|packets?|strips?|am|pm|o'?clock|:|th|st|nd|rd))"
         r"|\b(?:can'?t|cant|cannot|unable to|not able to) (?:wake|rouse) (?:him|her|them|my \w+)(?: up)? "
         r"(?:at all|now)\b"
         r"|\bfound (?:her|him|them|my (?:mother|father|mom|mum|dad|wife|husband|son|daughter|brother|sister|grand\w+|"
         r"child|baby|kid|friend|uncle|aunt|papa|mummy|dadi|nani|nana|dada)) (?:lying |collapsed )?on the "
-        r"(?:bathroom |kitchen )?(?:floor|ground)\b",
+        r"(?:bathroom |kitchen )?(?:floor|ground)\b(?!\s+(?:playing|sleeping|asleep|reading|watching|crawling|sitting|"
+        r"eating|laughing))",
     ),
     (
         "poisoning",
@@ -785,7 +785,7 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     ),
     (
         "bite_or_burn",
-        r"\b(?:threw|thrown|throws|splashed|poured) acid\b|\bacid (?:thrown|splashed) (?:on|at|in)\b",
+        r"\b(?:threw|thrown|throws|splashed) acid\b|\bacid (?:thrown|splashed) (?:on|at|in)\b",
     ),
 )
 
@@ -1064,7 +1064,8 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"(?:to|from)\b[^?]{0,80}\b(?:units?|mg|mcg|dose|dosage|pens?|tablets?)\b"
         r"|\b(?:take|have) a break from (?:the |my |his |her )?(?:" + ANY_MEDICINE + r"|\w+fen|\w+mab|\w+nib)\b"
         r"|\b(?:syrup|drops|suspension)\b[^?]{0,80}\bhow (?:many|much) ml\b"
-        r"|\b[a-z]{4,}\s?\d{1,4}(?:\.\d+)?\s?(?:mg)?\b[^?]{0,100}\b(?:should|can|shall) i (?:also )?(?:start|begin) "
+        r"|\b(?:takes?|taking|is on|on) [a-z]{4,}\s?\d{1,4}(?:\.\d+)?\s?(?:mg)?\s+(?:every day|daily|a day|once|"
+        r"twice|at night|in the morning)\b[^?]{0,100}\b(?:should|can|shall) i (?:also )?(?:start|begin) "
         r"(?:it|them|taking it|taking them)\b"
         r"|\b(?:should|can|shall) i (?:skip|stop|miss|hold|delay|pause) (?:this|that|the|my|next|tomorrow'?s|today'?s|"
         r"\w+day'?s) (?:[\w']+ )?dose\b"
@@ -1073,7 +1074,7 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"wedding|trip|exams?))\b"
         r"|\b(?:take|have) (?:\d|two|three|half|an extra|one extra|another) (?:tablets? |pills? |capsules? |puffs? |"
         r"doses? )?(?:at night|in the morning|at bedtime|before bed)\b[^?]{0,20}\binstead of\b"
-        r"|\b(?:can|could|should|shall) i take (?:one|an|1|another) extra (?!(?:day|night|appointment|slot|session|"
-        r"copy|person|bag|hour|week|month|visit)s?\b)[a-z]{4,}\b",
+        r"|\b" + ANY_MEDICINE + r"[^?]{0,200}?\b(?:can|could|should|shall) i take (?:one|an|1|another) extra "
+        r"(?!(?:day|night|appointment|slot|session|copy|person|bag|hour|week|month|visit)s?\b)[a-z]{4,}\b",
     ),
 )

@@ -81,9 +81,11 @@ def relevance_failures(
         for index, cosine in zip(unshared, vectors[1:] @ vectors[0], strict=True):
             if float(cosine) < threshold:
                 failures[index] = "not_relevant:no_question_terms"
-    # A sentence that another kept one refers back to is read with it: it stays when that one does.
-    for index in [i for i in failures if i + 1 in checked and i + 1 not in failures]:
-        if _is_antecedent(sentences[index], sentences[index + 1], antecedents):
+    # A sentence that another kept one refers back to is read with it: it stays when that one does (last first, so
+    # that a chain "A. It ... . This ..." keeps A when only the last sentence answers).
+    for index in sorted(failures, reverse=True):
+        if index + 1 in checked and index + 1 not in failures and _is_antecedent(
+                sentences[index], sentences[index + 1], antecedents):
             del failures[index]
     kind = figure_asked(question)
     if kind is not None and not any(
