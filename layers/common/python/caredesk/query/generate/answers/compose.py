@@ -407,10 +407,12 @@ def render(chosen: Sequence[Candidate], terms: QuestionTerms, *, context: bool =
 def antecedents(candidate: Candidate) -> list[str]:
     """The sentences `candidate` refers back to, nearest last: its antecedent, and that sentence's own when it
     refers back too ("... counts as a follow-up of the emergency visit. It is charged at 50% ...")."""
+    antecedent = candidate.unit.antecedent
+    if antecedent is None:
+        return []  # most units: no chunk lookup on Generate's path
     passage = candidate.passage
     by_text = {u.text: u for u in answer_units(passage.chunk_id, passage.heading, passage.body)}
     chain: list[str] = []
-    antecedent = candidate.unit.antecedent
     while antecedent is not None and antecedent not in chain and len(chain) < MAX_ANTECEDENTS:
         chain.insert(0, antecedent)
         earlier = by_text.get(antecedent)
