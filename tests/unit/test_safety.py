@@ -39,6 +39,10 @@ def rule(text: str):
         ("I missed my insulin this morning", SafetyFamily.SENSITIVE),
         ("there is blood in my urine", SafetyFamily.SENSITIVE),
         ("my heart has been racing since I started the diet", SafetyFamily.SENSITIVE),
+        # the waking and sleeping phrases still fire where no chore or night follows them
+        ("I can't wake him up and his lips look grey", SafetyFamily.EMERGENCY),
+        ("my baby is breathing fast and is hard to wake", SafetyFamily.EMERGENCY),
+        ("some days I just want to go to sleep and never wake up", SafetyFamily.CRISIS),
     ],
 )
 def test_rules_fire_per_family(text, family):
@@ -575,6 +579,10 @@ def test_signs_inside_practical_questions_fire(text, family):
         "I poured acid down the bathroom drain, do you sell gloves?",
         "my diet plan 1500 calories a day, should i start it before the checkup?",
         "can I take an extra pillow to the day-care ward?",
+        # waking someone as a chore, sleeping through the night
+        "I can't wake him up for school in the mornings, he stays up gaming. Do you have a sleep clinic?",
+        "my daughter is so hard to wake up for college, could it be her thyroid? which doctor should we see?",
+        "I go to sleep and never wake up during the night, is that normal for a 70 year old?",
     ],
 )
 def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):

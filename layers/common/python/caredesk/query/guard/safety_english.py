@@ -42,6 +42,13 @@ MEDS = (
     r"sartan|formin|pine|zole|cillin|mycin))"
 )
 
+# Waking someone as a daily chore, not a person who cannot be roused: "i can't wake him up for school",
+# "my son is hard to wake in the mornings".
+_ROUTINE_WAKING = (
+    r"\s+(?:for (?:school|college|work|office|class|classes|tuition|the bus|breakfast|his exams?|her exams?|"
+    r"prayers?)|in the mornings?|on time|early)\b"
+)
+
 
 CRISIS: tuple[tuple[str, str], ...] = (
     (
@@ -87,7 +94,9 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r" dead\b"
         r"|\bbetter off dead\b|\bdon't want to (?:live|be alive|exist|wake up)\b|\bdo not want to (?:live|"
         r"be alive|exist|wake up)\b"
-        r"|\b(?:go to sleep|sleep|fall asleep) and (?:never|not) wake up\b|\bstop existing\b|"
+        # not sleeping through ("i go to sleep and never wake up during the night, is that normal?")
+        r"|\b(?:go to sleep|sleep|fall asleep) and (?:never|not) wake up\b(?!\s+(?:during|in|at|through) the night"
+        r"|\s+at night|\s+(?:till|until) (?:the )?(?:morning|alarm))|\bstop existing\b|"
         # "most nights i pray i just dont wake up", "enough to not wake up"
         r"\b(?:pray|praying|prayed|hope|hoping|wish|wishing)\s+(?:that\s+)?i\s+(?:just\s+|would\s+|will\s+)?"
         r"(?:don't|dont|do not|never|won't|wont|wouldn't|would not|didn't|did not)\s+wake up\b|"
@@ -488,6 +497,7 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     (
         "unconscious",
         r"\b(?:unconscious|unresponsive|won't wake up|will not wake up|can't wake (?:him|her|them|up))\b"
+        r"(?!(?:\s+up)?" + _ROUTINE_WAKING + ")"
         r"|\b(?:is|has|just|suddenly|he's|she's)\s+(?:passed out|collapsed)\b"
         r"|\b(?:and|is|isn't|he's|she's)\s+not waking up\b|\bisn't waking up\b"
         # fourth round (dev): "just not answering us, eyes half open, making snoring kind of sounds"
@@ -536,7 +546,8 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     (
         "breathing",
         r"\bribs (?:are |were )?(?:pulling|sucking|caving) in\b|\btoo tired to (?:even )?(?:cry|breathe|feed)\b"
-        r"|\bbreathing (?:very )?(?:deep and fast|fast and deep)\b|\bhard to wake(?: up)?\b",
+        r"|\bbreathing (?:very )?(?:deep and fast|fast and deep)\b|\bhard to wake(?: up)?\b"
+        r"(?!(?:\s+up)?" + _ROUTINE_WAKING + ")",
     ),
     (
         "serious_fall",
