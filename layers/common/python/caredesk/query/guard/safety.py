@@ -152,6 +152,12 @@ def _not_happening_now(text: str, match_start: int) -> bool:
     return bool(_PROCEDURE_CUE.search(before) or _HYPOTHETICAL_CUE.search(before))
 
 
+def _settled_since(text: str, match_end: int) -> bool:
+    """The message goes on to say the person is well now ("... struggling to breathe after her jab, and the doctor
+    gave her emergency treatment. She's stable now."): an emergency that is over, told to ask about it."""
+    return bool(_SETTLED_AFTER.search(text, match_end))
+
+
 def _over_and_told(text: str, family: SafetyFamily, match_start: int, match_end: int) -> bool:
     """A past time right after the phrase or just before it: an emergency that is over; a crisis only if someone
     else's."""
@@ -175,7 +181,8 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
                     continue
                 if rule in _ACCIDENT_RULES and _accidental(normalized_text, match.start(), match.end()):
                     continue
-                if family is SafetyFamily.EMERGENCY and _not_happening_now(normalized_text, match.start()):
+                if family is SafetyFamily.EMERGENCY and (_not_happening_now(normalized_text, match.start())
+                                                         or _settled_since(normalized_text, match.end())):
                     continue
                 if family in _NEGATABLE and _over_and_told(normalized_text, family, match.start(), match.end()):
                     continue
@@ -213,11 +220,15 @@ _NOT_ABOUT_A_PERSON_AT_RISK = re.compile(
 # ... and an emergency finding of either when the message asks about one day ("If anyone ever gets a bad reaction to
 # stings, does your casualty handle it?") or says the episode is over ("your ER treated her and she is fine now",
 # "a bad reaction when he was small"), as the rules stand down a hypothetical and a past episode.
-_NOT_NOW = re.compile(
-    r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b"
-    r"|\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"
+_SETTLED_NOW = (
+    r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"
     r"well|stable) now\b|\b(?:checked|treated|saw) (?:him|her|them|me) and (?:he|she|they|i) (?:was|were) fine\b"
-    r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b"
+)
+# Read by the rule gate after an emergency phrase (`_settled_since`).
+_SETTLED_AFTER = re.compile(_SETTLED_NOW)
+_NOT_NOW = re.compile(
+    r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b|" + _SETTLED_NOW
+    + r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b"
 )
 
 

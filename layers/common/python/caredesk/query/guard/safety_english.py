@@ -451,6 +451,38 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\b(?:\w+'s|sleeping) (?:[\w ]{0,20} )?(?:tablets|pills) and (?:\w+'s )?(?:[\w ]{0,20} )?(?:tablets|pills) "
         r"together\b",
     ),
+    # twelfth round (dev split): a death that "only needs to look like my heart stopped in my sleep"; a wound picked
+    # open "to get properly infected this time and not come back from it"; a dead son and "after that I will go to
+    # him"; "I know exactly where and how"; a breathing that "slows down in sleep and doesnt start again"; needles
+    # swallowed and safety pins next "so it tears something"; a husband who searched "which artery ... bleeds fastest"
+    (
+        "preparation",
+        r"\b(?:needs?|has) to look like (?:my heart (?:stopped|gave up|failed)|a heart attack|an accident|natural "
+        r"causes|a natural death)\b(?!\s+(?:report|claim|form|case|certificate|record))"
+        r"|\b(?:want|need) (?:it|the wound|the cut|them) to get (?:properly |really |badly )?infected\b[^.?!]{0,60}"
+        r"\b(?:not|never) (?:come back|recover|wake up)\b"
+        r"|\b(?:died|passed away|was killed|lost (?:my|our) (?:son|daughter|child|baby|wife|husband))\b[^?]{0,400}"
+        r"\b(?:i will|i'll|i shall|i am going to|i'm going to) (?:go|come) to (?:him|her|them)(?=\s*(?:[,.;!]|$)|\s+(?:"
+        r"forever|for good|at last|finally)\b)"
+        r"|\bi know exactly (?:where and how|how and where|how and when|when and how)\b(?!\s+to\b)",
+    ),
+    (
+        "means",
+        r"\b(?:breathing|breath|heart)\b[^.?!]{0,40}\b(?:doesn'?t|does not|won'?t|will not|never) (?:starts?|comes? "
+        r"back|restarts?|begins?)(?: again)?\b"
+        r"|\b(?:i'?ve|i have|ive|i'?m going to|im going to|i will|i'?ll)\s+(?:\w+\s+){0,2}?swallow\w*\s+"
+        r"(?:\w+\s+){0,3}?(?:needles|pins|blades|nails|glass|razors?)\b"
+        r"|\b(?:searched|googled|looked up)\b[^.?!]{0,40}\b(?:which (?:artery|vein)\b[^.?!']{0,40}\bbleeds?|bleeds? "
+        r"(?:out )?(?:the )?fastest|"
+        r"how long to lose consciousness|lethal dose|painless way to)\b"
+        r"|\bdo (?:they|you|people|i) die or (?:only|just) get (?:sick|ill)\b",
+    ),
+    # and a child who thinks "if im not there they will stop fighting"
+    (
+        "burden",
+        r"\bif i'?m not (?:there|here|around)\b[^.?!]{0,30}\b(?:they|he|she|everyone|mummy|papa)(?:'?ll| will| would)? "
+        r"(?:stop fighting|be better off|be free|have peace)\b",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -798,6 +830,45 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         "bite_or_burn",
         r"\b(?:threw|thrown|throws|splashed) acid\b|\bacid (?:thrown|splashed) (?:on|at|in)\b",
     ),
+    # twelfth round (dev split): after a rusty nail, a jaw locked and a body "arched backwards in a spasm" (tetanus);
+    # an upper belly suddenly "hard as a board" (a perforation)
+    (
+        "seizure",
+        r"\b(?:whole )?body (?:arched|arches|arching|went stiff and arched) backwards?\b"
+        r"|\block ?jaw\b[^?]{0,80}\b(?:nail|wound|cut|spasm|stiff)\b",
+    ),
+    # ... and fingers "gone dusky blue and cold" under a fresh plaster; a fever of 104 with a heart rate of 150 and
+    # jerking legs; "cant swallow my own spit" with the tongue pushed up; an erection that "won't go down" for hours;
+    # a two-day-old's "bright green vomit"
+    (
+        "heart_attack_stroke",
+        r"\b(?:fingers?|toes?)\b[^.?!]{0,40}\b(?:gone|turned|going|are|look|looking) "
+        r"(?:dusky |dark |bluish |purplish )?(?:blue|purple|white|pale) and (?:cold|numb)\b",
+    ),
+    (
+        "vital_signs",
+        r"\b(?:temperature|temp|fever)(?: is| of| was)?\s+10[4-7](?:\.\d)?\b[^?]{0,100}\b(?:heart rate|pulse|hr)\b"
+        r"[^.?!]{0,20}\b1[4-9]\d\b",
+    ),
+    (
+        "breathing",
+        r"\b(?:can'?t|cannot|can not|unable to) swallow (?:my|his|her) (?:own )?(?:spit|saliva)\b"
+        r"|\btongue (?:is )?(?:getting |being )?pushed up\b",
+    ),
+    (
+        "testicular_pain",
+        r"\berection\b[^.?!]{0,30}\b(?:won'?t|will not|doesn'?t|does not|didn'?t|did not) go (?:down|away)\b",
+    ),
+    (
+        "child_or_pregnancy_warning",
+        r"\b(?:baby|newborn|infant|born|days? old|weeks? old)\b[^?]{0,150}\b(?:bright |dark )?(?:green|bile|bilious) "
+        r"(?:vomit|vomiting|sick)\b(?!\s+(?:stains?|marks?|on (?:her|his|the|my) (?:clothes|dress|shirt|sheets?)))",
+    ),
+    (
+        "acute_abdomen",
+        r"\b(?:belly|stomach|tummy|abdomen)\b[^.?!]{0,25}\b(?:hard|rigid|stiff) (?:as|like) (?:a )?(?:board|plank|"
+        r"wood|rock|stone)\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -1087,5 +1158,33 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"doses? )?(?:at night|in the morning|at bedtime|before bed)\b[^?]{0,20}\binstead of\b"
         r"|\b" + ANY_MEDICINE + r"[^?]{0,200}?\b(?:can|could|should|shall) i take (?:one|an|1|another) extra "
         r"(?!(?:day|night|appointment|slot|session|copy|person|bag|hour|week|month|visit)s?\b)[a-z]{4,}\b",
+    ),
+    # twelfth round (dev split): a colleague's "leftover strip" of doxycycline and "when do I start it, how long do I
+    # continue after coming back"
+    (
+        "medication_decision",
+        r"\b(?:his|her|their|a friend'?s|(?:my )?(?:friend|colleague|neighbou?r|cousin|brother|sister)'?s) "
+        r"(?:leftover|left over|left-over|spare|old|extra) (?:strip|tablets|pills|capsules|medicines?|bottle)\b"
+        r"[^?]{0,120}"
+        r"\b(?:when (?:do|should) i (?:start|begin)|how long (?:do|should) i (?:continue|keep|take)|how (?:many|much) "
+        r"(?:do|should) i take)\b",
+    ),
+    # ... and a nasal spray stopped "all at once or should I cut down"; injections a mother might "stop after 10
+    # days"; "cut his lunch Novorapid to 3 units"; "can i stop both this week?"; "switch to his Travatan"; "cut a
+    # patch in half"
+    (
+        "medication_decision",
+        r"\b(?:stop|quit) (?:it|them|the \w+) (?:all at once|cold turkey|suddenly)\b|\bor should i (?:cut down|taper|"
+        r"wean (?:off|down))\b"
+        r"|\b(?:injections?|tablets?|pills?|capsules?|medicines?|doses?|insulin|drops|sprays?)\b[^?]{0,200}?"
+        r"\bcan (?:we|i) (?:just )?stop (?:them|it|the (?:injections?|tablets?|pills?|drops|spray))\b"
+        r"|\b(?:should|can|shall) i (?:cut|reduce|lower|drop|increase|raise) (?:his|her|my|the)\b[^?]{0,40}\bto "
+        r"\d+(?:\.\d+)? ?(?:units?|mg|ml|puffs?)\b"
+        r"|\b(?:\d+\s?(?:mg)?|tablets?|pills?|injections?|drops|doses?|medicines?|twice a day|once a day|daily)\b"
+        r"[^?]{0,200}?\b(?:can|should|may) i stop (?:both|them both|the two|all (?:of )?them|them all)\b"
+        r"(?!\s+(?:the |my |of the )?(?:reminders?|messages?|e-?mails?|sms|notifications?|appointments?|bookings?))"
+        r"|\b(?:can|could|should|may) i (?:just )?switch to (?:his|her|their|my \w+'s) [a-z]{4,}\b[^?]{0,60}"
+        r"\b(?:drops?|tablets?|pills?|doses?|mg|puffs?|injections?|inhaler|spray|units?)\b"
+        r"|\bcan i cut (?:a|the|my|this|one) (?:patch|capsule) in (?:half|two)\b",
     ),
 )

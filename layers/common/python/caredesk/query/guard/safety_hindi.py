@@ -117,6 +117,19 @@ CRISIS: tuple[tuple[str, str], ...] = (
         "means_hi",
         r"(?:metro|train|gadi|patri|trak)\S*\s+(?:\S+\s+){0,8}?piche\s+(?:nahi|nhi)\s+hat(?:unga|ungi|enge)" + _END,
     ),
+    # twelfth round (dev split): mothball tablets to be ground "ke chai mein dal lunga"; a rope in the bag and a tree
+    # with a strong branch picked out ("ped dekh liya hai, nylon ki rassi"); no safety belt on the 31st floor and
+    # "kinare se chala jaunga"
+    (
+        "means_hi",
+        r"(?:naphthalene|naphthalin|mothball|phenyl|finyl|goliyan|goli)\S*\s+(?:\S+\s+){0,20}?pis\s+(?:ke|kar)\s+"
+        r"(?:\S+\s+){0,2}?(?:chai|pani|dudh|sharbat|khane)\s+(?:mein|me|men)\s+(?:dal|mila)\s*(?:lunga|lungi|dunga|dungi)"
+        + _END
+        + r"|(?:ped|pankh|pankha|fan|hook|kunda|chat|chhat|beam)\S*\s+(?:\S+\s+){0,12}?(?:nylon\s+ki\s+)?rasi"
+        + _END
+        + r"|kinare\s+se\s+(?:\S+\s+){0,2}?(?:chala|chali|kud)\s+ja(?:unga|ungi|enge)" + _END
+        + r"|belt\s+(?:nahi|nhi)\s+bandh(?:unga|ungi)" + _END,
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -247,6 +260,19 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         "unconscious_hi",
         r"bijli\s+gir\S*\s+(?:\S+\s+){0,20}?(?:hosh\s+(?:nahi|nhi)|sans\s+(?:\S+\s+){0,3}?(?:nahi|nhi|halki))",
     ),
+    # twelfth round (dev split): a fit minutes ago ("abhi 5 min pehle ek bar daura jaisa pada", "abhi 10 min pehle
+    # pure badan mein ek jhatka jaisa aya"); stools "like rice water" twenty times, no urine since morning, sunken eyes
+    (
+        "seizure_hi",
+        r"abhi\s+(?:\d+\s+(?:min|minute|minat)\S*\s+pehle\s+)?(?:\S+\s+){0,4}?(?:daura|dora|jhatka|mirgi)\s+"
+        r"(?:jaisa\s+|jesa\s+|sa\s+)?(?:pada|aya|hua|ana)" + _END + r"(?!\s*(?:tha|thi|the)" + _END + ")",
+    ),
+    (
+        "stings_or_dehydration_hi",
+        r"chaval\s+ke\s+pani\s+(?:jaisi|jaisa|jaise|jesi|jesa)\s+(?:poty|potty|dast|latrin|motion|tatti)" + _END
+        + r"|(?:subah|kal|rat)\s+se\s+peshab\s+bilkul\s+(?:nahi|nhi)\s+(?:aya|ayi|hua|kiya)" + _END
+        + r"|ankh\S*\s+andar\s+(?:dhas|dhans|ghus)\s*(?:gayi|gai|gaye|gayin|gyi)" + _END,
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -319,6 +345,12 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         "medication_decision_hi",
         r"(?:goli|goliyan|tablet|dava|davai|strip)\S*\s+(?:\S+\s+){0,25}?band\s+kar(?:ke|kar|u|un|dun|du)\s+"
         r"(?:\S+\s+){0,3}?shuru\s+kar" + _END,
+    ),
+    # twelfth round (dev split): melatonin gummies for a child, "kitni deni chahiye aur kitne baje?"
+    (
+        "medication_decision_hi",
+        r"(?:melatonin|gumies|syrup|sirap|goli|goliyan|tablet|dava|davai|drops|\d+\s*mg)\S*\s+(?:\S+\s+){0,12}?"
+        r"kit(?:ni|na|ne)\s+(?:\S+\s+)?(?:deni|dena|khilani|khilana|pilani|pilana|leni|lena)\s+chahi(?:ye|e)" + _END,
     ),
 )
 
