@@ -79,6 +79,16 @@ def test_unsourced_phone_fails():
     assert reasons("In an emergency call 112.", sources=["Opening hours are 8am to 8pm."]) == ["unsourced_phone"]
 
 
+def test_a_number_the_source_sets_in_bold_is_sourced():
+    # The answer is rendered without Markdown; its source is read the same way ("call **112**" calls 112).
+    portal = ["- Messages are not for emergencies, for new symptoms or for changing a medicine. For an\n  emergency, "
+              "call **112**."]
+    sentence = ("Messages are not for emergencies, for new symptoms or for changing a medicine. For an emergency, "
+                "call 112.")
+    assert reasons(sentence, sources=portal) == []
+    assert reasons("For an emergency, call 108.", sources=portal) == ["unsourced_phone"]
+
+
 def test_several_reasons_are_all_reported_in_fixed_order():
     sentence = "You can stop taking your pills, see https://x.example or call 98765 43210."
     assert reasons(sentence) == ["medical_instruction", "unsourced_url", "unsourced_phone"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from caredesk.query.guard import mask_pii, normalize_text
+from caredesk.quotes import plain
 
 REASONS = ("medical_instruction", "medical_claim", "pii", "unsourced_url", "unsourced_phone")
 
@@ -132,7 +133,8 @@ def screen_sentence(sentence: str, cited_texts: Sequence[str]) -> tuple[ScreenFi
     if any(p.search(text) for p in _CLAIM):
         reasons.append("medical_claim")
 
-    sources = " ".join(cited_texts)
+    # As a reader sees them, like the sentence: "call **112**" in a document calls 112.
+    sources = " ".join(plain(text) for text in cited_texts)
     source_numbers = _phone_candidates(sources) | {_digits(m.group(0)) for m in _PHONE_LIKE.finditer(sources)}
     source_url_text = " ".join(_normalise_url(u.group(0)) for u in _URL.finditer(sources))
     source_lower = sources.lower()
