@@ -55,12 +55,7 @@ from caredesk.query.generate.answers.features import UNIT_FEATURES, candidates, 
 from caredesk.query.generate.answers.model import MODEL_PATH, LogisticModel, fit_listwise, fit_logistic  # noqa: E402
 from caredesk.query.retrieve import RetrieveConfig, shaped_search  # noqa: E402
 from caredesk.query.review import render_answer, review_draft  # noqa: E402
-from caredesk.query.review.relevance import (  # noqa: E402
-    described_terms,
-    read_with_lead_ins,
-    referred_back_to,
-    row_label_headers,
-)
+from caredesk.query.review.relevance import chunk_structures, read_with_lead_ins  # noqa: E402
 from caredesk.quotes import plain  # noqa: E402
 from caredesk.store.db import connect  # noqa: E402
 from caredesk.store.migrations import apply_migrations  # noqa: E402
@@ -174,8 +169,7 @@ def fit_relevance(items: list[dict], embedder: Embedder, unit: LogisticModel, de
         # as the reviewer reads them: an item after its lead-in, a description under its term, a row under its header,
         # a sentence that refers back after the sentence it refers to
         passages = item["passages"]
-        readings = read_with_lead_ins(sentences, described_terms(passages), row_label_headers(passages),
-                                      referred_back_to(passages))
+        readings = read_with_lead_ins(sentences, chunk_structures(passages))
         facts = [reading for sentence, reading in zip(sentences, readings, strict=True)
                  if any(fact_in(f, sentence.text) for f in item["case"]["facts"])]
         if facts:

@@ -36,11 +36,10 @@ from caredesk.query.generate.answers.question import (
 from caredesk.query.generate.answers.units import HEADING_POSITION, answer_units, defined_terms, refers_back
 from caredesk.query.generate.appointments import policy_question
 from caredesk.query.review.relevance import (
+    chunk_structures,
     figure_asked,
     read_with_lead_ins,
-    referred_back_to,
     relevance_failures,
-    row_label_headers,
 )
 from caredesk.query.review.step import nearest_topic
 from caredesk.replies import I_DO_NOT_KNOW, i_do_not_know
@@ -508,7 +507,7 @@ def test_the_sentence_referred_back_to_stays_with_the_one_that_refers_to_it(embe
     assert relevance_failures(question, [antecedent, charged], [page], embedder.embed, 0.99) == {}
     assert relevance_failures(question, [antecedent], [page], embedder.embed, 0.99) == {
         0: "not_relevant:no_question_terms"}
-    assert read_with_lead_ins([antecedent, charged], antecedents=referred_back_to([page]))[1] == (
+    assert read_with_lead_ins([antecedent, charged], chunk_structures([page]))[1] == (
         f"{antecedent.text} {charged.text}")
 
 
@@ -879,7 +878,7 @@ def test_a_table_row_is_judged_relevant_as_read_under_its_label_columns_header(e
     row = answer_units(charges.chunk_id, charges.heading, body)[1].row
     for shown in (None, ["Consultation"]):
         sentence = DraftSentence(text=row.render(shown), chunk_ids=[charges.chunk_id])
-        assert read_with_lead_ins([sentence], {}, row_label_headers([charges]))[0].startswith(
+        assert read_with_lead_ins([sentence], chunk_structures([charges]))[0].startswith(
             "When you cancel 24 hours or more before the start — Consultation: Free")
         assert relevance_failures(question, [sentence], [charges], embedder.embed, 0.99) == {}
     unlabelled = Passage(source="kb/public/cancel.md", chunk_id="cancel#2", heading="Policy > Charges",

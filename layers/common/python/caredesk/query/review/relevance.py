@@ -14,7 +14,8 @@ stored unit vectors, the reviewer re-reads the words and embeds the sentences as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -58,15 +59,13 @@ def relevance_failures(
     # addressed by a sentence that shares only "visit" (a message with no salient asking term is read whole).
     terms = salient_terms(asking_text(question)) or salient_terms(question)
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
-    described = described_terms(passages)
-    antecedents = referred_back_to(passages)
-    readings = read_with_lead_ins([sentences[i] for i in checked], described, row_label_headers(passages),
-                                  antecedents)
+    structures = chunk_structures(passages)
+    readings = read_with_lead_ins([sentences[i] for i in checked], structures)
     # Only a sentence sharing no question term is judged by its cosine: only those readings are embedded.
     unshared: dict[int, str] = {}
     for index, reading in zip(checked, readings, strict=True):
         sentence = sentences[index]
-        if _introduces(sentence, described):
+        if _introduces(sentence, structures):
             continue  # a list's lead-in or a defined term stands or falls with what follows it (below)
         words = content_words(reading)
         for chunk_id in sentence.chunk_ids:
@@ -85,17 +84,17 @@ def relevance_failures(
     # that a chain "A. It ... . This ..." keeps A when only the last sentence answers).
     for index in sorted(failures, reverse=True):
         if index + 1 in checked and index + 1 not in failures and _is_antecedent(
-                sentences[index], sentences[index + 1], antecedents):
+                sentences[index], sentences[index + 1], structures):
             del failures[index]
     kind = figure_asked(question)
     if kind is not None and not any(
         holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
     ):
         failures.update({i: f"not_relevant:no_{kind.value}" for i in checked if i not in failures})
-    kept_items = [i for i in checked if i not in failures and not _introduces(sentences[i], described)]
+    kept_items = [i for i in checked if i not in failures and not _introduces(sentences[i], structures)]
     if not kept_items:
         failures.update({i: "not_relevant:lead_in_alone" for i in checked if i not in failures})
-    failures.update({i: "not_relevant:term_alone" for i in _terms_alone(sentences, checked, kept_items, described)
+    failures.update({i: "not_relevant:term_alone" for i in _terms_alone(sentences, checked, kept_items, structures)
                      if i not in failures})
     return failures
 
@@ -113,73 +112,89 @@ def figure_asked(question: str) -> Kind | None:
 
 
 def _terms_alone(sentences: Sequence[DraftSentence], checked: Sequence[int], kept: Sequence[int],
-                 described: dict[str, dict[str, str]]) -> list[int]:
+                 structures: Mapping[str, ChunkStructure]) -> list[int]:
     """The defined terms none of whose own units is kept: a term names nothing to a reader on its own."""
     kept_under: set[tuple[str, str | None]] = set()
     for i in kept:
         chunk = sentences[i].chunk_ids[0]
-        kept_under.add((chunk, described.get(chunk, {}).get(plain(sentences[i].text))))
+        kept_under.add((chunk, _structure(structures, chunk).terms.get(plain(sentences[i].text))))
     alone = []
     for i in checked:
         chunk, text = sentences[i].chunk_ids[0], plain(sentences[i].text)
-        if text in described.get(chunk, {}).values() and (chunk, text) not in kept_under:
+        if text in _structure(structures, chunk).terms.values() and (chunk, text) not in kept_under:
             alone.append(i)
     return alone
 
 
-def described_terms(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
-    """chunk id -> {a unit's plain text: the defined term it sits under} (answer_units' reading of the
-    document's structure: "The default is five minutes (5min)." under "checkpoint_timeout (integer)")."""
-    return {p.chunk_id: {plain(u.text): plain(u.term) for u in answer_units(p.chunk_id, p.heading, p.body) if u.term}
-            for p in passages}
+@dataclass(frozen=True)
+class ChunkStructure:
+    """What answer_units reads of one chunk's structure, keyed by a unit's plain text: how the reviewer reads a
+    quoted sentence as its reader meets it."""
+
+    # a unit -> the defined term it sits under ("The default is five minutes (5min)." under "checkpoint_timeout
+    # (integer)")
+    terms: Mapping[str, str]
+    # a table row's label -> the header of the label's column ("24 hours or more before the start" sits under
+    # "When you cancel": the row answers "how late can I cancel" only read under it)
+    row_headers: Mapping[str, str]
+    # a sentence -> the sentence it refers back to ("It is charged at 50% ..." after "The first specialist
+    # consultation ... counts as a follow-up ...")
+    antecedents: Mapping[str, str]
 
 
-def row_label_headers(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
-    """chunk id -> {a table row's label: the header of the label's column} ("24 hours or more before the
-    start" sits under "When you cancel": the row answers "how late can I cancel" only read under it)."""
-    return {p.chunk_id: {plain(u.row.label): plain(u.row.label_header)
-                         for u in answer_units(p.chunk_id, p.heading, p.body) if u.row and u.row.label_header}
-            for p in passages}
+_NO_STRUCTURE = ChunkStructure({}, {}, {})
 
 
-def read_with_lead_ins(sentences: Sequence[DraftSentence], described: dict[str, dict[str, str]] | None = None,
-                       row_headers: dict[str, dict[str, str]] | None = None,
-                       antecedents: dict[str, dict[str, str]] | None = None) -> list[str]:
+def chunk_structures(passages: Sequence[Passage]) -> dict[str, ChunkStructure]:
+    """chunk id -> its ChunkStructure, from one reading of each passage's answer units."""
+    structures = {}
+    for p in passages:
+        units = answer_units(p.chunk_id, p.heading, p.body)
+        structures[p.chunk_id] = ChunkStructure(
+            terms={plain(u.text): plain(u.term) for u in units if u.term},
+            row_headers={plain(u.row.label): plain(u.row.label_header) for u in units if u.row and u.row.label_header},
+            antecedents={plain(u.text): plain(u.antecedent) for u in units if u.antecedent},
+        )
+    return structures
+
+
+def _structure(structures: Mapping[str, ChunkStructure], chunk_id: str) -> ChunkStructure:
+    return structures.get(chunk_id, _NO_STRUCTURE)
+
+
+def read_with_lead_ins(sentences: Sequence[DraftSentence],
+                       structures: Mapping[str, ChunkStructure] | None = None) -> list[str]:
     """Each sentence as a reader meets it: a list item after the last lead-in ("... available for patients
-    who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing; a unit under a
-    defined term (`described_terms`) after that term; a table row (however many of its columns are shown)
-    under its label column's header (`row_label_headers`); a sentence that refers back after the sentence it
-    refers to, when that is quoted just before it (`referred_back_to`)."""
+    who:") quoted from its chunk, since "are 70 years or older; or" alone addresses nothing; and, from its chunk's
+    `ChunkStructure`: a unit under a defined term after that term; a table row (however many of its columns are
+    shown) under its label column's header; a sentence that refers back after the sentence it refers to, when
+    that is quoted just before it."""
+    structures = structures or {}
     lead_ins: dict[str, str] = {}
     readings = []
     for index, sentence in enumerate(sentences):
         text = plain(sentence.text)
         chunk = sentence.chunk_ids[0] if sentence.chunk_ids else ""
-        term = (described or {}).get(chunk, {}).get(text) or _label_header(text, (row_headers or {}).get(chunk, {}))
+        structure = _structure(structures, chunk)
+        term = structure.terms.get(text) or _label_header(text, structure.row_headers)
         if text.endswith(":"):
             lead_ins[chunk] = text
             readings.append(text)
             continue
         reading = f"{lead_ins[chunk]} {text}" if chunk in lead_ins else text
-        if index and _is_antecedent(sentences[index - 1], sentence, antecedents or {}):
+        if index and _is_antecedent(sentences[index - 1], sentence, structures):
             reading = f"{plain(sentences[index - 1].text)} {reading}"
         readings.append(f"{term} {reading}" if term else reading)
     return readings
 
 
-def referred_back_to(passages: Sequence[Passage]) -> dict[str, dict[str, str]]:
-    """chunk id -> {a sentence's plain text: the sentence it refers back to} (answer_units' `antecedent`:
-    "It is charged at 50% ..." after "The first specialist consultation ... counts as a follow-up ...")."""
-    return {p.chunk_id: {plain(u.text): plain(u.antecedent) for u in answer_units(p.chunk_id, p.heading, p.body)
-                         if u.antecedent}
-            for p in passages}
-
-
-def _is_antecedent(sentence: DraftSentence, following: DraftSentence, antecedents: dict[str, dict[str, str]]) -> bool:
+def _is_antecedent(sentence: DraftSentence, following: DraftSentence,
+                   structures: Mapping[str, ChunkStructure]) -> bool:
     """Whether `following`, quoted from the same chunk right after `sentence`, refers back to it."""
     if not sentence.chunk_ids or sentence.chunk_ids[:1] != following.chunk_ids[:1]:
         return False
-    return antecedents.get(following.chunk_ids[0], {}).get(plain(following.text)) == plain(sentence.text)
+    antecedents = _structure(structures, following.chunk_ids[0]).antecedents
+    return antecedents.get(plain(following.text)) == plain(sentence.text)
 
 
 def _label_header(text: str, headers: dict[str, str]) -> str | None:
@@ -189,10 +204,11 @@ def _label_header(text: str, headers: dict[str, str]) -> str | None:
                  if text == label or text.startswith(f"{label}{ROW_LABEL_SEPARATOR}")), None)
 
 
-def _introduces(sentence: DraftSentence, described: dict[str, dict[str, str]]) -> bool:
+def _introduces(sentence: DraftSentence, structures: Mapping[str, ChunkStructure]) -> bool:
     """A list's lead-in, or a defined term quoted before the units under it."""
     text = plain(sentence.text)
-    return text.endswith(":") or any(text in described.get(chunk, {}).values() for chunk in sentence.chunk_ids)
+    return text.endswith(":") or any(text in _structure(structures, chunk).terms.values()
+                                     for chunk in sentence.chunk_ids)
 
 
 def relevance_cosine_threshold() -> float:
