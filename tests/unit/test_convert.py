@@ -274,6 +274,20 @@ def test_html_drops_furniture_marked_by_role_or_class_and_keeps_the_content():
     assert "A fast shutdown rolls back active transactions." in doc.markdown  # a class that is not furniture
 
 
+def test_html_drops_footnote_markers_that_would_read_as_citations():
+    # A reply cites its sources as "[1]"; a document's own "[3]" quoted in it reads as another citation.
+    html = b"""<html><body><h1>SELECT</h1>
+<p>Use DISTINCT and ORDER BY together: <a href="#ftn.x" class="footnote"><sup class="footnote" id="x">[3]</sup></a></p>
+<p>A room of 20 m<sup>2</sup> is the 1<sup>st</sup> choice.</p>
+<div class="footnote"><p><a href="#x" class="para"><sup class="para">[3] </sup></a>Older versions sorted.</p></div>
+</body></html>"""
+    markdown = convert_document(html, "select.html").markdown
+    assert "[3]" not in markdown
+    assert "Use DISTINCT and ORDER BY together:" in markdown
+    assert "Older versions sorted." in markdown
+    assert "20 m2 is the 1st choice." in markdown  # a superscript that is not a footnote marker stays
+
+
 def test_html_drops_script_style_nav_footer_and_comments():
     markdown = convert_document(HTML_PAGE, "fees.htm").markdown
     for dropped in ("script text", "color: red", "Navigation link", "Copyright footer", "editor's comment"):

@@ -18,6 +18,10 @@ _HTML_DROP = ("script", "style", "nav", "footer", "noscript", "template", "ifram
 _FURNITURE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search"})
 _FURNITURE_CLASSES = frozenset({"navheader", "navfooter", "navbar", "breadcrumb", "breadcrumbs", "toc",
                                 "sphinxsidebar", "related", "skip-link"})
+# A superscript that is only a bracketed number is a footnote or reference marker (DocBook's "[3]", a wiki's
+# "[12]"): quoted in a reply that cites its sources as "[1]", it would read as another citation. Superscripts
+# that say something ("m<sup>2</sup>", "1<sup>st</sup>") stay.
+_FOOTNOTE_MARKER = re.compile(r"\s*\[\d{1,4}\]\s*")
 _HTML_HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _LINE_BREAK = "\x00"  # stands for <br> while inline whitespace is collapsed; removed on flush
 
@@ -34,6 +38,9 @@ def convert_html(data: bytes, name: str, max_bytes: int) -> FormatResult:
         tag.decompose()
     for tag in soup.find_all(_is_furniture):
         tag.decompose()
+    for tag in soup.find_all("sup"):
+        if not tag.decomposed and _FOOTNOTE_MARKER.fullmatch(tag.get_text()):
+            tag.decompose()
     for node in soup.find_all(string=lambda s: isinstance(s, Comment | Doctype | ProcessingInstruction)):
         node.extract()
     renderer = _HtmlRenderer()
