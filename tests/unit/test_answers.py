@@ -835,6 +835,23 @@ def test_a_lead_in_alone_is_not_an_answer(embedder):
     assert failures == {1: "not_relevant:no_question_terms", 0: "not_relevant:lead_in_alone"}
 
 
+def test_a_lead_in_whose_items_all_went_goes_too(embedder):
+    """Another sentence stays, so the draft is not empty; the lead-in still introduces nothing of its own."""
+    bring = Passage(source="kb/public/visit.md", chunk_id="kb/public/visit.md#1", heading="Documents > Bring",
+                    body="Please bring these:\n\n- a photo identity document;\n- earlier reports.", score=0.1,
+                    similarity=0.5)
+    fees = Passage(source="kb/public/fees.md", chunk_id="kb/public/fees.md#1", heading="Fees > Home Visits",
+                   body="A doctor's home visit costs INR 1,500.", score=0.1, similarity=0.5)
+    sentences = [DraftSentence(text="A doctor's home visit costs INR 1,500.", chunk_ids=[fees.chunk_id]),
+                 DraftSentence(text="Please bring these:", chunk_ids=[bring.chunk_id]),
+                 DraftSentence(text="a photo identity document;", chunk_ids=[bring.chunk_id])]
+    question = "How much is a doctor's home visit?"
+    failures = relevance_failures(question, sentences, [fees, bring], embedder.embed, 0.9)
+    assert failures == {2: "not_relevant:no_question_terms", 1: "not_relevant:lead_in_alone"}
+    # with its item kept, the lead-in stays
+    assert relevance_failures(question, sentences, [fees, bring], embedder.embed, 0.0) == {}
+
+
 def test_a_list_item_is_judged_relevant_as_read_after_its_lead_in(embedder):
     """"are 70 years or older; or" alone is far from the question (cosine 0.26); after "A doctor's home
     visit is available for patients who:" it answers it (0.60)."""

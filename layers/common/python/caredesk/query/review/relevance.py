@@ -94,6 +94,8 @@ def relevance_failures(
     kept_items = [i for i in checked if i not in failures and not _introduces(sentences[i], structures)]
     if not kept_items:
         failures.update({i: "not_relevant:lead_in_alone" for i in checked if i not in failures})
+    failures.update({i: "not_relevant:lead_in_alone" for i in _lead_ins_alone(sentences, checked, kept_items)
+                     if i not in failures})
     failures.update({i: "not_relevant:term_alone" for i in _terms_alone(sentences, checked, kept_items, structures)
                      if i not in failures})
     return failures
@@ -109,6 +111,28 @@ def figure_asked(question: str) -> Kind | None:
     if any(asked_kind(part.own) not in NUMBER_LIKE for part in asked_parts(question)):
         return None
     return kind
+
+
+def _lead_ins_alone(sentences: Sequence[DraftSentence], checked: Sequence[int], kept: Sequence[int]) -> list[int]:
+    """The lead-ins none of whose sentences is kept: what follows a lead-in from its chunk, up to the chunk's next
+    lead-in, is read under it (`read_with_lead_ins`); with all of that gone, "If we cancel or move your
+    appointment:" introduces nothing."""
+    kept_set = set(kept)
+    alone = []
+    for position, i in enumerate(checked):
+        chunk = sentences[i].chunk_ids[0]
+        if not plain(sentences[i].text).endswith(":"):
+            continue
+        under = []
+        for j in checked[position + 1:]:
+            if sentences[j].chunk_ids[0] != chunk:
+                continue
+            if plain(sentences[j].text).endswith(":"):
+                break
+            under.append(j)
+        if not kept_set.intersection(under):
+            alone.append(i)
+    return alone
 
 
 def _terms_alone(sentences: Sequence[DraftSentence], checked: Sequence[int], kept: Sequence[int],
