@@ -372,6 +372,16 @@ def test_split_sentences_makes_list_items_table_rows_and_headings_their_own_unit
     ]
 
 
+def test_a_fenced_code_block_is_one_unit_and_a_substring_of_the_text():
+    # A line of a statement alone ("FROM weather_reports") says nothing to a reader of the reply.
+    text = "Use both together:\n\n```\nSELECT DISTINCT city\n    FROM weather\n    ORDER BY city;\n```\n\nDone."
+    units = split_sentences(text)
+    assert units == ["Use both together:", "SELECT DISTINCT city\n    FROM weather\n    ORDER BY city;", "Done."]
+    assert all(unit in text for unit in units)
+    # a block the text ends inside (a chunk can end mid-block) is a unit too
+    assert split_sentences("```\nSELECT 1;\nSELECT 2;") == ["SELECT 1;\nSELECT 2;"]
+
+
 def test_split_sentences_joins_wrapped_paragraph_lines():
     assert split_sentences("Cancel at least\n24 hours ahead. Thank\nyou.") == [
         "Cancel at least 24 hours ahead.",

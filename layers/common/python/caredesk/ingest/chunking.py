@@ -86,12 +86,20 @@ def split_sentences(text: str) -> list[str]:
     Paragraph text splits into sentences, keeping abbreviations ("Dr.", "e.g.", "a.m.",
     "Rs.") and numbers ("2.5") intact; each list item (without its marker), each table
     row (without its outer pipes; the separator row is skipped), each heading and each
-    code line is a unit of its own. Units of a chunk's body are substrings of that body.
+    fenced code block (its lines together: "FROM weather_reports" alone reads as nothing) is a
+    unit of its own. Units of a chunk's body are substrings of that body.
     """
     units: list[str] = []
     paragraph: list[str] = []
     item: list[str] = []
+    code: list[str] = []
     in_fence = False
+
+    def flush_code() -> None:
+        block = "\n".join(code).strip()
+        if block:
+            units.append(block)
+        code.clear()
 
     def flush() -> None:
         if paragraph:
@@ -105,10 +113,10 @@ def split_sentences(text: str) -> list[str]:
         stripped = line.strip()
         if FENCE.match(line):
             flush()
+            flush_code()
             in_fence = not in_fence
         elif in_fence:
-            if stripped:
-                units.append(stripped)
+            code.append(line)
         elif not stripped:
             flush()
         elif heading := ATX_HEADING.match(line):
@@ -126,6 +134,7 @@ def split_sentences(text: str) -> list[str]:
         else:
             paragraph.append(stripped)
     flush()
+    flush_code()  # a block the chunk ends inside
     return [unit for unit in units if unit]
 
 
