@@ -39,8 +39,9 @@ DEFAULT_TARGET_WORDS: int = 100
 HEADING_SEPARATOR = " > "
 # Part of every document's digest (caredesk.ingest.indexing): a change to where chunks end re-indexes a
 # re-uploaded document. 2: chunks end at the strongest boundary (module docstring). 3: a lead-in stays with the
-# list, table or code it introduces.
-CHUNKING_VERSION = 3
+# list, table or code it introduces. 4: the text chunked changed: HTML footnote markers are dropped
+# (caredesk.ingest.formats.html).
+CHUNKING_VERSION = 4
 MAX_TERM_WORDS = 12
 
 

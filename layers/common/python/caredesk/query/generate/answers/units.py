@@ -26,8 +26,9 @@ from caredesk.quotes import TableRow, plain, structured_units
 
 MIN_UNIT_CHARS = 12
 # Part of every document's digest (caredesk.ingest.indexing): a change to how units are cut or put in
-# context re-indexes a re-uploaded document instead of keeping stale unit vectors.
-UNITS_VERSION = 2
+# context re-indexes a re-uploaded document instead of keeping stale unit vectors. 3: a fenced code block is one
+# unit (caredesk.ingest.chunking.split_sentences).
+UNITS_VERSION = 3
 HEADING_POSITION = -1  # the heading's own unit: what the section is about
 
 
