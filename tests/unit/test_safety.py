@@ -43,6 +43,8 @@ def rule(text: str):
         ("I can't wake him up and his lips look grey", SafetyFamily.EMERGENCY),
         ("my baby is breathing fast and is hard to wake", SafetyFamily.EMERGENCY),
         ("some days I just want to go to sleep and never wake up", SafetyFamily.CRISIS),
+        # someone else being well now does not stand an emergency down
+        ("my dad can't breathe and his lips are blue, my mum is fine now", SafetyFamily.EMERGENCY),
     ],
 )
 def test_rules_fire_per_family(text, family):

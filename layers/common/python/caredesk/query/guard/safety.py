@@ -153,9 +153,10 @@ def _not_happening_now(text: str, match_start: int) -> bool:
 
 
 def _settled_since(text: str, match_end: int) -> bool:
-    """The message goes on to say the person is well now ("... struggling to breathe after her jab, and the doctor
-    gave her emergency treatment. She's stable now."): an emergency that is over, told to ask about it."""
-    return bool(_SETTLED_AFTER.search(text, match_end))
+    """The message goes on to say, of a he / she / they, that they are well now ("... struggling to breathe after her
+    jab, and the doctor gave her emergency treatment. She's stable now."): an emergency that is over, told to ask
+    about it. Not "my mum is fine now" after "my dad can't breathe": that names someone else."""
+    return bool(_SETTLED_AFTER.search(text[match_end:match_end + _SETTLED_WINDOW_CHARS]))
 
 
 def _over_and_told(text: str, family: SafetyFamily, match_start: int, match_end: int) -> bool:
@@ -224,8 +225,13 @@ _SETTLED_NOW = (
     r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"
     r"well|stable) now\b|\b(?:checked|treated|saw) (?:him|her|them|me) and (?:he|she|they|i) (?:was|were) fine\b"
 )
-# Read by the rule gate after an emergency phrase (`_settled_since`).
-_SETTLED_AFTER = re.compile(_SETTLED_NOW)
+# Read by the rule gate after an emergency phrase (`_settled_since`): a pronoun, so the one who is well now is the
+# one the phrase is about.
+_SETTLED_AFTER = re.compile(
+    r"\b(?:she|he|they|i)(?:'s|'re|'m| is| are| am| was| were) (?:absolutely |completely |totally |perfectly )?"
+    r"(?:fine|ok|okay|better|well|stable) now\b"
+)
+_SETTLED_WINDOW_CHARS = 250
 _NOT_NOW = re.compile(
     r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b|" + _SETTLED_NOW
     + r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b"
