@@ -479,6 +479,12 @@ def test_a_sentence_that_refers_back_names_the_sentence_before_it():
     ("After that the request lapses and you must ask again.", True),
     ("If not, the front desk books a new slot.", True),
     ("Aftercare instructions are given in writing.", False),
+    # sentences that go on from the one before
+    ("However, the tar format does not support compression.", True),
+    ("Then actual run time statistics are added to the display.", True),
+    ("But the fee must be prepaid.", True),
+    ("Thenar muscle pain is treated by the orthopaedic team.", False),
+    ("Butterfly needles are used for children.", False),
 ])
 def test_which_sentences_refer_back(text, back):
     assert refers_back(text) is back

@@ -54,11 +54,14 @@ class AnswerUnit:
 
 
 # A sentence opening with words that point back ("It applies to ...", "This discussion is free.", "They are
-# not an emergency service", "After that the request lapses.") depends on the sentence before it. "It" as a
-# placeholder subject ("It is possible to use SSH ...", "It's wise to be conservative ...") points at what
-# follows, not back.
+# not an emergency service", "After that the request lapses.") or that go on from the sentence before it
+# ("However, the tar format does not support compression.", "Then actual run time statistics are added.")
+# depends on that sentence. "It" as a placeholder subject ("It is possible to use SSH ...", "It's wise to be
+# conservative ...") points at what follows, not back.
 _REFERS_BACK = re.compile(r"(?:It|Its|This|These|That|Those|They|Their|Such|Otherwise|(?:After|Before) (?:that|this)"
-                          r"|In (?:that|this) case|If (?:so|not))\b")
+                          r"|In (?:that|this) case|If (?:so|not)|However|But|Then|Instead|Therefore|Thus|Hence"
+                          r"|Nevertheless|Nonetheless|Likewise|Similarly|Conversely|In addition|Moreover"
+                          r"|Furthermore|As a result)\b")
 _PLACEHOLDER_IT = re.compile(
     r"It(?:'s| is| was| will be| would be| may be| can be| might be| could be| should be)"
     r"(?: (?:also|not|often|usually|generally|therefore|thus|still|always|sometimes))* \S+ (?:to|that|whether|if)\b")
