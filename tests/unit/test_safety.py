@@ -619,6 +619,7 @@ def test_signs_inside_practical_questions_fire(text, family):
         "he searched which artery the cardiologist will use for the angiogram, is it the wrist?",
         "I take 2 tablets daily; can I stop both the reminders for them?",
         "my son swallowed a coin yesterday and it has passed, do I need an x-ray?",
+        "Should I keep going to the gym daily or should I cut down?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
@@ -788,6 +789,9 @@ def test_hindi_and_hinglish_rules_fire_per_family(text, family):
         "abhi daura jaisa pada tha pichle saal, ab neurologist ka appointment chahiye",
         "subah se peshab nahi aya, kal UTI test karwaya, report kab milegi?",
         "mere papa ko rasi se ped pe chadhna padta hai, kamar dard ke liye ortho?",
+        "can I chat with someone about Rasi's reports",  # "chat" is also a folded "chhat"; Rasi, a name
+        "the fan in the waiting room is broken, tell Rasi at the desk",
+        "is tablet ki strip ki kitni fees deni chahiye?",
     ],
 )
 def test_hindi_look_alikes_do_not_fire(text):

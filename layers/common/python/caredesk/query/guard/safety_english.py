@@ -1174,8 +1174,7 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     # patch in half"
     (
         "medication_decision",
-        r"\b(?:stop|quit) (?:it|them|the \w+) (?:all at once|cold turkey|suddenly)\b|\bor should i (?:cut down|taper|"
-        r"wean (?:off|down))\b"
+        r"\b(?:stop|quit) (?:it|them|the \w+) (?:all at once|cold turkey|suddenly)\b"
         r"|\b(?:injections?|tablets?|pills?|capsules?|medicines?|doses?|insulin|drops|sprays?)\b[^?]{0,200}?"
         r"\bcan (?:we|i) (?:just )?stop (?:them|it|the (?:injections?|tablets?|pills?|drops|spray))\b"
         r"|\b(?:should|can|shall) i (?:cut|reduce|lower|drop|increase|raise) (?:his|her|my|the)\b[^?]{0,40}\bto "

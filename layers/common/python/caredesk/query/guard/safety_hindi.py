@@ -125,8 +125,9 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"(?:naphthalene|naphthalin|mothball|phenyl|finyl|goliyan|goli)\S*\s+(?:\S+\s+){0,20}?pis\s+(?:ke|kar)\s+"
         r"(?:\S+\s+){0,2}?(?:chai|pani|dudh|sharbat|khane)\s+(?:mein|me|men)\s+(?:dal|mila)\s*(?:lunga|lungi|dunga|dungi)"
         + _END
-        + r"|(?:ped|pankh|pankha|fan|hook|kunda|chat|chhat|beam)\S*\s+(?:\S+\s+){0,12}?(?:nylon\s+ki\s+)?rasi"
-        + _END
+        # (Hinglish words only: "chhat" folds to "chat", and "Rasi" is also a name)
+        + r"|(?:ped|pedh|pankha|pankhe|kunda|kunde)\s+(?:\S+\s+){0,12}?(?:nylon\s+)?(?:ki\s+)?rasi\s+(?:\S+\s+){0,2}?"
+        r"(?:bag|le|la|laya|layi|rakh|rakhi|tayar|kharid)" + _END
         + r"|kinare\s+se\s+(?:\S+\s+){0,2}?(?:chala|chali|kud)\s+ja(?:unga|ungi|enge)" + _END
         + r"|belt\s+(?:nahi|nhi)\s+bandh(?:unga|ungi)" + _END,
     ),
@@ -350,7 +351,7 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     (
         "medication_decision_hi",
         r"(?:melatonin|gumies|syrup|sirap|goli|goliyan|tablet|dava|davai|drops|\d+\s*mg)\S*\s+(?:\S+\s+){0,12}?"
-        r"kit(?:ni|na|ne)\s+(?:\S+\s+)?(?:deni|dena|khilani|khilana|pilani|pilana|leni|lena)\s+chahi(?:ye|e)" + _END,
+        r"kit(?:ni|na|ne)\s+(?:deni|dena|khilani|khilana|pilani|pilana|leni|lena)\s+chahi(?:ye|e)" + _END,
     ),
 )
 
