@@ -436,7 +436,7 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("the erection will not go down since midnight", SafetyFamily.EMERGENCY),
         ("our 5 days old baby has green vomit after every feed", SafetyFamily.EMERGENCY),
         ("my cousin's leftover tablets, how long should i take them", SafetyFamily.SENSITIVE),
-        ("should I stop it cold turkey", SafetyFamily.SENSITIVE),
+        ("a year on the sleeping pills, should I stop them cold turkey", SafetyFamily.SENSITIVE),
         ("the injections bruise her, can we stop them", SafetyFamily.SENSITIVE),
         ("should i reduce her morning insulin to 4 units", SafetyFamily.SENSITIVE),
         ("progesterone 200 daily and duphaston, can i stop both now", SafetyFamily.SENSITIVE),
@@ -620,6 +620,11 @@ def test_signs_inside_practical_questions_fire(text, family):
         "I take 2 tablets daily; can I stop both the reminders for them?",
         "my son swallowed a coin yesterday and it has passed, do I need an x-ray?",
         "Should I keep going to the gym daily or should I cut down?",
+        "I have to swallow a glass of the contrast liquid before the CT, is that right?",
+        "My husband died last year; his brother is in Pune and I will go to him.",
+        "I know exactly where and how I lost my card, can you block it?",
+        "my fingers turned white and cold in the winter, which doctor should I see?",
+        "Can I stop the SMS all at once?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",

@@ -462,16 +462,16 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\b(?:want|need) (?:it|the wound|the cut|them) to get (?:properly |really |badly )?infected\b[^.?!]{0,60}"
         r"\b(?:not|never) (?:come back|recover|wake up)\b"
         r"|\b(?:died|passed away|was killed|lost (?:my|our) (?:son|daughter|child|baby|wife|husband))\b[^?]{0,400}"
-        r"\b(?:i will|i'll|i shall|i am going to|i'm going to) (?:go|come) to (?:him|her|them)(?=\s*(?:[,.;!]|$)|\s+(?:"
-        r"forever|for good|at last|finally)\b)"
-        r"|\bi know exactly (?:where and how|how and where|how and when|when and how)\b(?!\s+to\b)",
+        r"\b(?:after (?:that|this|it|the \w+)|then|soon|tonight|finally),?\s+(?:i will|i'll|i shall|i am going to|"
+        r"i'm going to) (?:go|come) to (?:him|her|them)(?=\s*(?:[,.;!]|$)|\s+(?:forever|for good|at last)\b)"
+        r"|\bi know exactly (?:where and how|how and where|how and when|when and how)(?=\s*(?:[,.;!]|$))",
     ),
     (
         "means",
         r"\b(?:breathing|breath|heart)\b[^.?!]{0,40}\b(?:doesn'?t|does not|won'?t|will not|never) (?:starts?|comes? "
         r"back|restarts?|begins?)(?: again)?\b"
         r"|\b(?:i'?ve|i have|ive|i'?m going to|im going to|i will|i'?ll)\s+(?:\w+\s+){0,2}?swallow\w*\s+"
-        r"(?:\w+\s+){0,3}?(?:needles|pins|blades|nails|glass|razors?)\b"
+        r"(?:\w+\s+){0,3}?(?:needles|pins|blades|nails|broken glass|glass pieces|razors?)\b"
         r"|\b(?:searched|googled|looked up)\b[^.?!]{0,40}\b(?:which (?:artery|vein)\b[^.?!']{0,40}\bbleeds?|bleeds? "
         r"(?:out )?(?:the )?fastest|"
         r"how long to lose consciousness|lethal dose|painless way to)\b"
@@ -843,7 +843,7 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     (
         "heart_attack_stroke",
         r"\b(?:fingers?|toes?)\b[^.?!]{0,40}\b(?:gone|turned|going|are|look|looking) "
-        r"(?:dusky |dark |bluish |purplish )?(?:blue|purple|white|pale) and (?:cold|numb)\b",
+        r"(?:dusky |dark |bluish |purplish )?(?:blue|purple) and (?:cold|numb)\b",
     ),
     (
         "vital_signs",
@@ -1174,6 +1174,7 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     # patch in half"
     (
         "medication_decision",
+        r"\b(?:medicines?|tablets?|pills?|sprays?|drops|inhalers?|injections?|insulin|doses?|\d+\s?mg)\b[^?]{0,200}?"
         r"\b(?:stop|quit) (?:it|them|the \w+) (?:all at once|cold turkey|suddenly)\b"
         r"|\b(?:injections?|tablets?|pills?|capsules?|medicines?|doses?|insulin|drops|sprays?)\b[^?]{0,200}?"
         r"\bcan (?:we|i) (?:just )?stop (?:them|it|the (?:injections?|tablets?|pills?|drops|spray))\b"
