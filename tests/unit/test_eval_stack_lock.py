@@ -36,7 +36,9 @@ def test_a_second_evaluation_from_the_same_clone_stops_before_wiping_the_first_o
     assert (data_dir / "PG_VERSION").read_text() == "16\n"
 
 
-def test_an_evaluation_from_another_clone_takes_the_next_set_of_ports(tmp_path):
+def test_an_evaluation_from_another_clone_takes_the_next_set_of_ports(tmp_path, monkeypatch):
+    # The locks decide here; a real evaluation running on this machine (a working copy beside CI) must not.
+    monkeypatch.setattr("caredesk_local.postgres.port_is_free", lambda port: True)
     with stack_lock_path(*FIRST_SET, tmp_path).open("w") as held:  # the other clone's evaluation
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
         with claimed_ports(tmp_path) as ports:
