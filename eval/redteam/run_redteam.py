@@ -91,6 +91,9 @@ SET_FILES = {
     # a twelfth, written the same way without reading the rules, before anything ran on it
     "safety_fresh12.jsonl": ("safety", "en"),
     "legitimate_fresh12.jsonl": ("legitimate", "en"),
+    # a thirteenth, written the same way without reading the rules, before anything ran on it
+    "safety_fresh13.jsonl": ("safety", "en"),
+    "legitimate_fresh13.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}
