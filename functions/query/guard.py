@@ -7,6 +7,7 @@ from caredesk.carried_vectors import RecordingEmbed, recording
 from caredesk.contracts import parse_step_event
 from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
+from caredesk.embedding_memory import RememberedEmbed
 from caredesk.observability import STEP_TRACE_ID, step_metrics
 from caredesk.query.guard import GuardConfig, carry_screened_vector, run_guard
 from caredesk.runtime import audit_trail, contact_sealer, session_memory
@@ -18,8 +19,9 @@ AUDIT = audit_trail()
 MEMORY = session_memory()
 SEALER = contact_sealer()
 EMBEDDER = get_embedder()
-# Records what the safety gate embeds in a request, so the message's vector can travel on to Retrieve.
-EMBED = RecordingEmbed(EMBEDDER.embed)
+# Records what the safety gate embeds in a request, so the message's vector can travel on to Retrieve; a message
+# this container has screened before (a popular question, the answer cache's hits) is not embedded again.
+EMBED = RecordingEmbed(RememberedEmbed(EMBEDDER.embed))
 # The budgets and semantic threshold in force, as GET /governance reports them; read once per container.
 GUARD_CONFIG = GuardConfig.from_env()
 

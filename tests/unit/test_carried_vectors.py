@@ -19,6 +19,7 @@ from caredesk.carried_vectors import (
     recording,
 )
 from caredesk.contracts import GuardResult, RetrieveResult, StepEvent, parse_step_event
+from caredesk.embedding_memory import RememberedEmbed
 from caredesk.query.generate.backends import Draft, Generator
 from caredesk.query.generate.step import run_generate
 from caredesk.query.guard.step import carry_screened_vector, run_guard
@@ -198,6 +199,24 @@ def test_guard_carries_nothing_for_a_stopped_message_or_one_its_gate_did_not_emb
     assert carry_screened_vector(stopped, embedded, embedder.token_key).question_vector is None
     unscreened = _guarded("How much does a cardiology consultation cost?", None)  # no semantic gate ran
     assert carry_screened_vector(unscreened, {}, embedder.token_key) == unscreened
+
+
+def test_a_message_the_guard_screened_before_is_not_embedded_again_and_its_vector_is_still_carried(embedder):
+    calls = []
+
+    def counted(texts):
+        calls.append(list(texts))
+        return embedder.embed(texts)
+
+    embed = RecordingEmbed(RememberedEmbed(counted))
+    carried = []
+    for _ in range(2):
+        with recording() as embedded:
+            guarded = _guarded("How much does a Cardiology consultation cost?", embed)
+        carried.append(carry_screened_vector(guarded, embedded, embedder.token_key).question_vector)
+    # (the gate's own exemplars are embedded through it too, once)
+    assert sum("how much does a cardiology consultation cost?" in call for call in calls) == 1
+    assert carried[0] is not None and carried[1] == carried[0]
 
 
 def test_a_recording_holds_only_its_own_requests_vectors():

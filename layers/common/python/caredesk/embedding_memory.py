@@ -1,7 +1,9 @@
 """Vectors a warm container has computed, kept by exact text, so a text is embedded once per container.
 
 The Review step embeds the quotable units of every chunk a draft cites; popular chunks are cited
-again and again, and their units were embedded by an earlier request in the same container. A
+again and again, and their units were embedded by an earlier request in the same container. The Guard
+step's safety gate embeds the masked message: a popular question, and every answer-cache hit, is a
+message the container may have screened before (the embedding was most of a hit's Guard time). A
 vector is a pure function of the text and the model (`caredesk.embedding` makes it bitwise
 independent of batch composition, and tests assert it), so a remembered vector is the one embedding
 again would give: nothing the reviewer decides changes. Bounded: the least recently used texts go.
