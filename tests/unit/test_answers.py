@@ -125,6 +125,11 @@ def test_what_a_question_asks_for(question, kind):
         ("Is there a way?", None),  # nothing salient is asked about
         ("What do you offer in a situation like this?", None),  # asks what, not whether
         ("How early do I book a home visit? Can I get one today?", None),  # the thing was named before
+        # "anything / something" with a clause of its own asks what to do, not whether a thing exists
+        ("Is there anything we should sort out in her room before the doctor comes?", None),
+        ("Is there something else I need to bring?", None),
+        ("Do you have anything for back pain?", "anything for back pain"),
+        ("Is there someone higher up I can appeal to?", "someone higher up I can appeal to"),
         ("Hi, do you have a dentist?", "a dentist"),
         # a price asked of a thing: the documents must name it to price it
         ("How much does a chest X-ray cost at your clinic?", "a chest X-ray"),

@@ -319,6 +319,8 @@ def _asked_object(question: str) -> tuple[str, str, str, bool] | None:
             thing = _KIND_OF.sub("", _THING_END.split(named, maxsplit=1)[0].strip(" ,"))
             if _POINTS_BACK.match(thing):  # "can I get one today?": the thing was named before
                 continue
+            if _ASKS_WHAT.match(thing):  # "is there anything we should sort out?" asks what, names no thing
+                continue
             priced = match.re is _PRICE_OF
             if priced and _ACTIVITY.search(thing):
                 continue  # "how much does a nurse coming over cost?" prices a visit, not a thing to name
@@ -393,4 +395,7 @@ _KIND_OF = re.compile(r"^(?:(?:any|some|a|an|the|what|which|one|this|that)\s+)?"
 # Words that close a phrase without naming its thing ("bring my dog along", "the check-ups left").
 _PARTICLES = frozenset({"along", "around", "away", "today", "tomorrow", "here", "there", "please", "left",
                         "remaining", "available"})
+# "anything / something" with a clause of its own ("anything we should sort out", "something else I need to
+# bring"): the question asks what to do or know; a qualifier of its own ("anything for back pain") still names one.
+_ASKS_WHAT = re.compile(r"(?:anything|something)\s+(?:else\b|(?:i|we|you|he|she|they|to|that|which)\b)", re.IGNORECASE)
 _POINTS_BACK = re.compile(r"(?:one|ones|it|that|this|them|these|those)\b", re.IGNORECASE)
