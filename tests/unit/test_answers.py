@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.query.generate.answers.compose import asked_columns, best_first, cued_first, select
+from caredesk.query.generate.answers.compose import asked_columns, best_first, cued_first, select, with_gaps
 from caredesk.query.generate.answers.decision import (
     DECISION_FEATURES,
     DECISION_SIGNS,
@@ -541,6 +541,33 @@ def test_the_reply_opens_with_the_best_unit_and_a_list_moves_whole():
     # a list item opens the reply with the other chosen items of its list, in their order
     assert best_first([free, *items, held], items[1]) == [*items, free, held]
     assert best_first([free, held], items[0]) == [free, held]  # not chosen: the order stays
+
+
+VALIDATOR_BODY = ("Note that it is possible that pre-existing options are invalid according to the new validator. "
+                  "PostgreSQL does not check for this. It is up to the user to make sure that these options are "
+                  "correct. However, any options specified in this command will be checked.")
+
+
+def test_a_sentence_standing_alone_between_two_chosen_sentences_is_quoted_with_them():
+    note, unchecked, up_to_you, however = _candidates(VALIDATOR_BODY, "kb/public/pg/fdw.html#4")
+    assert with_gaps([note, up_to_you], [note, unchecked, up_to_you, however]) == [note, unchecked, up_to_you]
+    assert with_gaps([note, however], [note, unchecked, up_to_you, however]) == [note, however]  # two apart: no
+    # list items and table rows are chosen one by one: a list's unchosen item stays out
+    free, first, second, third, held = _candidates(REFILL_RULES_BODY)
+    assert with_gaps([first, third], [free, first, second, third, held]) == [first, third]
+
+
+def test_the_reviewer_keeps_a_sentence_between_its_two_kept_neighbours_in_the_source(embedder):
+    page = Passage(source="kb/public/pg/fdw.html", chunk_id="kb/public/pg/fdw.html#4",
+                   heading="ALTER FOREIGN DATA WRAPPER > Parameters", body=VALIDATOR_BODY, score=0.3, similarity=0.6)
+    note, unchecked, up_to_you, _however = (DraftSentence(text=u.text, chunk_ids=[page.chunk_id])
+                                            for u in answer_units(page.chunk_id, page.heading, page.body)
+                                            if not u.is_heading)
+    question = "Will the new validator look at the options that are already stored?"
+    assert relevance_failures(question, [note, unchecked, up_to_you], [page], embedder.embed, 0.99) == {}
+    # quoted after anything but its source neighbours, it is judged alone
+    assert relevance_failures(question, [note, unchecked], [page], embedder.embed, 0.99) == {
+        1: "not_relevant:no_question_terms"}
 
 
 def test_a_composed_reply_opens_with_the_unit_that_answers(embedder):

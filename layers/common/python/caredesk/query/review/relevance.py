@@ -86,6 +86,14 @@ def relevance_failures(
         if index + 1 in checked and index + 1 not in failures and _is_antecedent(
                 sentences[index], sentences[index + 1], structures):
             del failures[index]
+    # A sentence quoted between the two sentences it stands between in its source is read as one passage with
+    # them: it stays when both do ("PostgreSQL does not check for this." between the new validator and "It is up
+    # to the user to make sure that these options are correct").
+    for index in list(failures):
+        if {index - 1, index + 1} <= set(checked) - set(failures) and _follows(
+                sentences[index - 1], sentences[index], structures) and _follows(
+                sentences[index], sentences[index + 1], structures):
+            del failures[index]
     kind = figure_asked(question)
     if kind is not None and not any(
         holds_kind(plain(sentences[i].text), kind) for i in checked if i not in failures
@@ -164,9 +172,11 @@ class ChunkStructure:
     # a sentence -> the sentence it refers back to ("It is charged at 50% ..." after "The first specialist
     # consultation ... counts as a follow-up ...")
     antecedents: Mapping[str, str]
+    # a sentence -> the sentence right before it in the chunk (neither a table row nor a list item)
+    follows: Mapping[str, str]
 
 
-_NO_STRUCTURE = ChunkStructure({}, {}, {})
+_NO_STRUCTURE = ChunkStructure({}, {}, {}, {})
 
 
 def chunk_structures(passages: Sequence[Passage]) -> dict[str, ChunkStructure]:
@@ -178,8 +188,14 @@ def chunk_structures(passages: Sequence[Passage]) -> dict[str, ChunkStructure]:
             terms={plain(u.text): plain(u.term) for u in units if u.term},
             row_headers={plain(u.row.label): plain(u.row.label_header) for u in units if u.row and u.row.label_header},
             antecedents={plain(u.text): plain(u.antecedent) for u in units if u.antecedent},
+            follows={plain(u.text): plain(before.text) for before, u in zip(units, units[1:], strict=False)
+                     if _prose(before) and _prose(u) and u.position == before.position + 1},
         )
     return structures
+
+
+def _prose(unit) -> bool:
+    return unit.row is None and not unit.is_list_item and not unit.is_heading
 
 
 def _structure(structures: Mapping[str, ChunkStructure], chunk_id: str) -> ChunkStructure:
@@ -219,6 +235,13 @@ def _is_antecedent(sentence: DraftSentence, following: DraftSentence,
         return False
     antecedents = _structure(structures, following.chunk_ids[0]).antecedents
     return antecedents.get(plain(following.text)) == plain(sentence.text)
+
+
+def _follows(sentence: DraftSentence, following: DraftSentence, structures: Mapping[str, ChunkStructure]) -> bool:
+    """Whether `following` comes right after `sentence` in their (same) chunk."""
+    if not sentence.chunk_ids or sentence.chunk_ids[:1] != following.chunk_ids[:1]:
+        return False
+    return _structure(structures, following.chunk_ids[0]).follows.get(plain(following.text)) == plain(sentence.text)
 
 
 def _label_header(text: str, headers: dict[str, str]) -> str | None:

@@ -145,7 +145,7 @@ def compose_answer(
     decision = decider.decide(decision_signals(scored, chosen, terms, passages))
     if not decision.answer:
         return Composition([], decision)
-    answer = best_first(with_parts(chosen, parts, passages, unit_vectors, scorer), scored[0][1])
+    answer = best_first(with_gaps(with_parts(chosen, parts, passages, unit_vectors, scorer), found), scored[0][1])
     sentences = render(answer, terms)
     return Composition(sentences + render(top_section_rest(found, answer), terms, context=True, quoted=sentences),
                        decision)
@@ -303,6 +303,24 @@ def with_whole_lists(chosen: Sequence[Candidate], found: Sequence[Candidate]) ->
         if quoted >= WHOLE_LIST_MIN_CHOSEN and len(items) <= WHOLE_LIST_MAX_ITEMS:
             out.extend(c for c in items if c not in out)
     return out
+
+
+def with_gaps(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
+    """`chosen` plus every sentence that stands alone between two chosen sentences of its section: "Note that
+    pre-existing options ... are invalid according to the new validator." and "It is up to the user to make sure
+    that these options are correct ..." read as one passage only with "PostgreSQL does not check for this."
+    between them. Table rows and list items are chosen one by one on purpose and are never filled in."""
+    def prose(candidate: Candidate) -> bool:
+        return candidate.unit.row is None and not candidate.unit.is_list_item and not candidate.unit.is_heading
+
+    quoted = {(c.unit.chunk_id, c.unit.position) for c in chosen if prose(c)}
+    gaps = [c for c in found if prose(c) and (c.unit.chunk_id, c.unit.position) not in quoted
+            and (c.unit.chunk_id, c.unit.position - 1) in quoted and (c.unit.chunk_id, c.unit.position + 1) in quoted]
+    if not gaps:
+        return list(chosen)
+    out = [*chosen, *gaps]
+    sections = list(dict.fromkeys(c.unit.chunk_id for c in out))
+    return sorted(out, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
 
 
 def with_parts(
