@@ -1,6 +1,7 @@
 """Review stage: the independent check that edits or rejects the draft, then the final reply.
 
-Modules: `step` (`run_review`, what ReviewFunction calls, and `render_answer`), `reviewer` (every
+Modules: `step` (`run_review`, what ReviewFunction calls), `rendering` (`render_answer`: the reply's text
+and citations), `reviewer` (every
 sentence checked with its own signals, then edited; threshold in `review_calibration.json`),
 `relevance` (whether a supported sentence addresses the question), `output_screen` (the last screen
 on what is said to the caller).
@@ -11,7 +12,7 @@ from caredesk.query import lazy_exports
 # Public name -> the module of this stage that defines it.
 EXPORTS = {
     "run_review": "step",
-    "render_answer": "step",
+    "render_answer": "rendering",
     "review_draft": "reviewer",
     "ReviewCalibrationError": "reviewer",
 }

@@ -9,8 +9,6 @@ import numpy as np
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
 from caredesk.carried_vectors import carrying, query_vectors
 from caredesk.contracts import (
-    Citation,
-    DraftSentence,
     Outcome,
     Passage,
     ReviewResult,
@@ -22,8 +20,8 @@ from caredesk.contracts import (
 from caredesk.handovers import ContactSealer, open_handover
 from caredesk.lexicon import Lexicon
 from caredesk.query.generate import policy_question
+from caredesk.query.review.rendering import render_answer
 from caredesk.query.review.reviewer import review_draft
-from caredesk.quotes import plain
 from caredesk.replies import i_do_not_know, make_reply
 from caredesk.sessions import SessionMemory
 
@@ -119,32 +117,3 @@ def nearest_topic(passages: Sequence[Passage]) -> str | None:
     """The section heading of the best retrieved chunk (the caller's tiers only): what the documents do
     cover nearest to the question."""
     return passages[0].heading if passages else None
-
-
-def render_answer(
-    leading: Sequence[str], sentences: Sequence[DraftSentence], passages: Sequence[Passage]
-) -> tuple[str, list[Citation]]:
-    """Sentences grouped per source, each followed by its numbered citation(s)."""
-    by_chunk = {p.chunk_id: p for p in passages}
-    numbers: dict[str, int] = {}
-    citations: list[Citation] = []
-    paragraphs: list[list[str]] = [list(leading)] if leading else []
-    current_source = None
-    for sentence in sentences:
-        marks = []
-        for chunk_id in sentence.chunk_ids:
-            if chunk_id not in numbers:
-                passage = by_chunk[chunk_id]
-                numbers[chunk_id] = len(numbers) + 1
-                citations.append(
-                    Citation(
-                        source=passage.source, chunk_id=chunk_id, heading=passage.heading, score=round(passage.score, 6)
-                    )
-                )
-            marks.append(f"[{numbers[chunk_id]}]")
-        source = by_chunk[sentence.chunk_ids[0]].source
-        if source != current_source:
-            paragraphs.append([])
-            current_source = source
-        paragraphs[-1].append(f"{plain(sentence.text)} {''.join(marks)}")  # no Markdown markup on the page
-    return "\n\n".join(" ".join(p) for p in paragraphs if p), citations
