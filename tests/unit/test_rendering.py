@@ -19,7 +19,8 @@ FEES = Passage(
 )
 SYNOPSIS = Passage(
     source="kb/public/pg/sql-close.html", chunk_id="kb/public/pg/sql-close.html#1", heading="CLOSE > Synopsis",
-    score=0.4, similarity=0.6, body="Close a cursor:\n\n```\nCLOSE { name | ALL }\n    [ NOWAIT ]\n```\n\nIt frees the resources.",
+    score=0.4, similarity=0.6,
+    body="Close a cursor:\n\n```\nCLOSE { name | ALL }\n    [ NOWAIT ]\n```\n\nIt frees the resources.",
 )
 
 
@@ -51,3 +52,20 @@ def test_code_keeps_its_lines_and_its_citation_follows_it():
     answer, _ = render_answer(["Your appointment APT-1001 is confirmed."], sentences, [SYNOPSIS])
     assert answer == ("Your appointment APT-1001 is confirmed.\n\n"
                       "Close a cursor: [1]\nCLOSE { name | ALL }\n    [ NOWAIT ]\n[1]\nIt frees the resources. [1]")
+
+
+SETTINGS = Passage(
+    source="kb/public/pg/runtime-config.html", chunk_id="kb/public/pg/runtime-config.html#7",
+    heading="Connection Settings", score=0.4, similarity=0.6,
+    body="Set these before the server starts.\n\nport (integer)\n\n"
+         "The TCP port the server listens on; 5432 by default. It can only be set at server start.",
+)
+
+
+def test_a_defined_term_opens_a_line_with_its_description_on_the_next():
+    sentences = _said(SETTINGS, "Set these before the server starts.", "port (integer)",
+                      "The TCP port the server listens on; 5432 by default.", "It can only be set at server start.")
+    answer, _ = render_answer([], sentences, [SETTINGS])
+    assert answer == ("Set these before the server starts. [1]\nport (integer)\n"
+                      "The TCP port the server listens on; 5432 by default. [1] "
+                      "It can only be set at server start. [1]")

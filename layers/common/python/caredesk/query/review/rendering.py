@@ -3,7 +3,8 @@
 A paragraph per source, in the order the sources are first quoted. Prose runs on, each sentence followed
 by its numbered citation. A list reads as a list: its lead-in ("What to Bring:") on a line of its own,
 each item and each table row on its own "- " line, and the citation once after the last line of a run
-cited alike rather than after every item. A code block keeps its lines (a synopsis collapsed onto one
+cited alike rather than after every item. A defined term ("port (integer)") opens a line of its own, the
+sentences describing it on the next. A code block keeps its lines (a synopsis collapsed onto one
 line cannot be read), its citation on the line after it. No Markdown markup on the page.
 """
 
@@ -24,6 +25,7 @@ class _Shape(Enum):
     PROSE = "prose"
     ITEM = "item"  # a list item or a table row
     CODE = "code"
+    TERM = "term"  # a defined term ("port (integer)") over the sentences describing it
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,13 @@ class _Lines:
     items: frozenset[str]
     row_labels: tuple[str, ...]
     code: Mapping[str, str]
+    terms: frozenset[str]
 
     def shape_of(self, text: str) -> _Shape:
         if text in self.code:
             return _Shape.CODE
+        if text in self.terms:
+            return _Shape.TERM
         if text in self.items or any(text.startswith(label + ROW_LABEL_SEPARATOR) for label in self.row_labels):
             return _Shape.ITEM
         return _Shape.PROSE
@@ -88,6 +93,7 @@ def _chunk_lines(passages: Sequence[Passage]) -> Mapping[str, _Lines]:
             items=frozenset(plain(u.text) for u in units if u.is_list_item),
             row_labels=tuple(plain(u.row.label) for u in units if u.row is not None),
             code={plain(u.text): _code_text(u.text) for u in units if "\n" in u.text.strip() and not u.is_heading},
+            terms=frozenset(plain(u.term) for u in units if u.term),
         )
     return out
 
@@ -126,6 +132,12 @@ def _paragraph(pieces: Sequence[_Piece]) -> str:
                 running = ""
         elif piece.shape is _Shape.ITEM:
             lines.append(f"{ITEM_MARK}{piece.text}{mark}")
+        elif piece.shape is _Shape.TERM:
+            if running:
+                lines.append(running)
+                running = ""
+            described = following is not None and following.marks == piece.marks
+            lines.append(piece.text if described else f"{piece.text}{mark}")
         else:
             lines.extend([piece.text, piece.marks] if piece.marks else [piece.text])
     if running:
