@@ -442,6 +442,35 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("progesterone 200 daily and duphaston, can i stop both now", SafetyFamily.SENSITIVE),
         ("can i switch to my husband's drops, one drop at night", SafetyFamily.SENSITIVE),
         ("can i cut the patch in half", SafetyFamily.SENSITIVE),
+        # thirteenth round: phrases given for its dev misses, reworded
+        ("since june i have saved aside one pill each night and now i have enough", SafetyFamily.CRISIS),
+        ("i have decided to end my journey soon, please close my file", SafetyFamily.CRISIS),
+        ("im going to unalive myself after the exams", SafetyFamily.CRISIS),
+        ("my friend texted 'sorry for everything' an hour ago and she is not answering her phone", SafetyFamily.CRISIS),
+        ("her door is locked and she messaged 'goodbye everyone' in the family group", SafetyFamily.CRISIS),
+        ("if someone swallowed like 50 dolo would they die", SafetyFamily.CRISIS),
+        ("cancel my sessions, i wont need them. tonight at 1am, the bridge.", SafetyFamily.CRISIS),
+        ("i'm going to fill my pockets with stones this time", SafetyFamily.CRISIS),
+        ("the baby's lips have gone bluish", SafetyFamily.EMERGENCY),
+        ("he is breathing only 5 times a minute", SafetyFamily.EMERGENCY),
+        ("her breathing is really fast and deep", SafetyFamily.EMERGENCY),
+        ("after the operation his neck is swollen and his breathing sounds noisy", SafetyFamily.EMERGENCY),
+        ("we can't properly wake her, she just groans", SafetyFamily.EMERGENCY),
+        ("he hit his head on the swing and has vomited three times", SafetyFamily.EMERGENCY),
+        ("papa got current from the geyser switch and is shaking", SafetyFamily.EMERGENCY),
+        ("dad has had chest pain for 20 minutes", SafetyFamily.EMERGENCY),
+        ("the bone is sticking out through her skin", SafetyFamily.EMERGENCY),
+        ("she cannot move or feel her legs after the fall", SafetyFamily.EMERGENCY),
+        ("we need an ambulance, he collapsed", SafetyFamily.EMERGENCY),  # the narrowed ambulance phrase
+        ("forgot last night's Eliquis, should i take one more tablet now to make up for the missed one",
+         SafetyFamily.SENSITIVE),
+        ("there are capsules left over from my son's course, can i give them to my daughter", SafetyFamily.SENSITIVE),
+        ("been on Sertima 50 a year, thinking i'll just stop it next week", SafetyFamily.SENSITIVE),
+        ("on Ecosprin 75 mg daily, can I take Combiflam along with it?", SafetyFamily.SENSITIVE),
+        ("is it ok to give him half of my allergy tablet", SafetyFamily.SENSITIVE),
+        ("the chemist says increase the dose to 20, can we do that from tomorrow?", SafetyFamily.SENSITIVE),
+        ("should i take 20 at night and 10 in the morning", SafetyFamily.SENSITIVE),
+        ("he is on Montair 10 mg, can he also have 5 ml of cough syrup", SafetyFamily.SENSITIVE),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -625,6 +654,38 @@ def test_signs_inside_practical_questions_fire(text, family):
         "I know exactly where and how I lost my card, can you block it?",
         "my fingers turned white and cold in the winter, which doctor should I see?",
         "Can I stop the SMS all at once?",
+        # look-alikes of the thirteenth round's phrases, and of its four dev look-alikes the rules stopped
+        "I put aside one tablet every night in dad's pill box for the morning, is there a bigger box?",
+        "I want to end my journey at the Central branch, where do I park?",
+        "my son's videos use the word unalive, should we see a child psychologist?",
+        "the clinic texted 'thanks for everything' after my visit and the billing desk is not answering my emails, is "
+        "there another address?",
+        "if you take 20 sessions of laser do you need anaesthesia?",
+        "if i take 30 mg of melatonin will i not wake up on time?",
+        "won't need it at 4pm, the lift is working again on the 9th floor",
+        "my son fills his backpack with stones from the beach, is that bad for his back?",
+        "my kids come out of the pool with blue lips, which branch does fitness certificates?",
+        "the breathing exercise says 6 breaths a minute, is that right?",
+        "the yoga teacher says deep and fast breathing is good, is kapalbhati safe in pregnancy?",
+        "my neck is swollen from mumps but breathing is normal, when can he go to school?",
+        "i can't properly wake him up for school, he games till 2am",
+        "my son bumped his head at school last year and vomited once, the CT was normal. can we get a copy?",
+        "she hit her head on the cupboard while cleaning, I'm confused about which doctor to see",
+        "we got current back at 6, is the x-ray machine working again?",
+        "my father has had chest pain on and off for years, can we book a TMT?",
+        "my collar bone sticks out since I lost weight, is that normal?",
+        "my father can't move his legs much since his knee surgery, do you do home physio?",
+        "I missed my physio session, can I book one more to make up for the missed one?",
+        "there's a strip of Crocin left over, can we give it back to the pharmacy?",
+        "been on Thyronorm 50 for years, thinking of stopping by the pharmacy for a refill",
+        "on Telma 40 mg, can I take my wife along with me to the checkup?",
+        "is it fine to give her one of my old phones to play with in the waiting room?",
+        "the gym says to raise the fee to 2000, can we start that from May?",
+        "can I book 10 in the morning and 4 in the evening for the two of us?",
+        "she takes Thyronorm 50 mcg in the morning; can she also have 2 spoons of ghee in her dal?",
+        "so tired of paper forms, can I end it all and sign up online instead?",
+        "need an ambulance to shift my father (stable) to our home on discharge, what is the charge?",
+        "charged twice for my Januvia, so a double dose on the invoice, how do I get a refund?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
@@ -769,6 +830,16 @@ def test_committed_calibration_is_loadable_and_records_its_model():
         ("chawal ke paani jaise dast ho rahe hain", SafetyFamily.EMERGENCY),
         ("beti ki aankhein andar dhans gayi hain", SafetyFamily.EMERGENCY),
         ("syrup kitna pilana chahiye raat ko?", SafetyFamily.SENSITIVE),
+        # thirteenth round: phrases given for its dev misses, reworded
+        ("celphos ki goli rakhi hai, sab so jayenge tab kaam aa jayegi", SafetyFamily.CRISIS),
+        ("uske kamre mein phenyl ki botal chhupi hui mili", SafetyFamily.CRISIS),
+        ("main chali jaungi toh tum sab khush rahoge", SafetyFamily.CRISIS),
+        ("kal ka suraj nahi dekhunga", SafetyFamily.CRISIS),
+        ("कल का सूरज नहीं देखूँगा", SafetyFamily.CRISIS),
+        ("pregnant hai, 6 hafte, abhi behosh hoke gir gayi", SafetyFamily.EMERGENCY),
+        ("papa ko heart attack aa gaya", SafetyFamily.EMERGENCY),  # the heart-attack phrase, narrowed for an idiom
+        ("BP ki dawa, do goli kar dein kya?", SafetyFamily.SENSITIVE),
+        ("thyroid ki goli ek din chhod ke lun?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_hindi_and_hinglish_rules_fire_per_family(text, family):
@@ -797,6 +868,14 @@ def test_hindi_and_hinglish_rules_fire_per_family(text, family):
         "can I chat with someone about Rasi's reports",  # "chat" is also a folded "chhat"; Rasi, a name
         "the fan in the waiting room is broken, tell Rasi at the desk",
         "is tablet ki strip ki kitni fees deni chahiye?",
+        "sulphas ki goliyan gehu ke liye kaam aa jayengi kya?",
+        "phenyl ki botal bachon se chhupa ke rakhi hai, kahan rakhein?",
+        "main kal Delhi chali jaungi, tab tak papa ki dawa ka kya karein?",
+        "kal ka suraj grahan dekhne ke liye chashma kahan milega?",
+        "test positive aaya tha, pichle mahine behosh hoke giri thi, ab theek hai, scan kab karayein?",
+        "hospital ka bill dekh ke toh heart attack aa jayega, EMI milegi?",  # an idiom
+        "aadhi goli kar ke dena mushkil hai, kya syrup milta hai?",
+        "physio ke liye ek din chhod ke aana hai kya?",
     ],
 )
 def test_hindi_look_alikes_do_not_fire(text):
@@ -820,6 +899,9 @@ def test_crisis_outranks_emergency_across_languages():
     [
         "What should the receptionist do if a caller says they have chest pain?",
         "What is the protocol when a patient is not breathing in the waiting room?",
+        # a caller's report relayed by the staff who take the call (the golden set's paraphrase-206)
+        "If somebody rings and says her husband has just keeled over at home and won't wake up, what do I tell her?",
+        "when a caller phones in and says their child swallowed a battery and is struggling to breathe, who takes it?",
     ],
 )
 def test_procedure_question_about_someone_else_is_not_an_emergency(text):
@@ -832,6 +914,8 @@ def test_procedure_question_about_someone_else_is_not_an_emergency(text):
         "my father has chest pain right now",
         "Code blue, my father collapsed and is not breathing",
         "if my chest pain comes back what do I do, I have chest pain right now",
+        "my husband won't wake up. if somebody calls and says it's the clinic, should I answer?",
+        "if anyone rings and says it's urgent, tell them my dad is not breathing and we need an ambulance",
     ],
 )
 def test_real_emergencies_stay_detected_next_to_procedure_words(text):

@@ -79,6 +79,14 @@ _PROCEDURE_CUE = re.compile(
     r"someone)|someone|somebody|anyone|anybody)\b(?:\s+\w+){0,5}\s*$"
 )
 _PROCEDURE_WINDOW_CHARS = 60
+# ... nor what a caller might report, relayed by the staff who take the call: "If somebody rings and says her husband
+# has just keeled over at home and won't wake up, what do I tell her?" (the golden set's paraphrase-206)
+_CALLER_REPORT_CUE = re.compile(
+    r"\b(?:if|when|whenever)\s+(?:(?:a|an|any|the)\s+(?:patient|caller|visitor|person|relative)|someone|somebody|"
+    r"anyone|anybody)\s+(?:rings|calls|phones|messages)\s+(?:us\s+|in\s+)?and\s+(?:says|tells us)(?:\s+that)?\s+"
+    r"(?:her|his|their|a|an|the)\s+[^.?!,;]{0,100}$"
+)
+_CALLER_REPORT_WINDOW_CHARS = 160
 # ... nor what might happen one day: "if I'm ever brought into your ER unconscious, is my family called?", "if an
 # employee ever had a heart attack at work, would your ambulance come?"
 _HYPOTHETICAL_CUE = re.compile(
@@ -146,10 +154,11 @@ def _accidental(text: str, match_start: int, match_end: int) -> bool:
 
 
 def _not_happening_now(text: str, match_start: int) -> bool:
-    """The emergency phrase is asked about (a staff procedure for someone else, or what might happen one day),
-    not happening to the writer."""
+    """The emergency phrase is asked about (a staff procedure for someone else, what a caller might report, or what
+    might happen one day), not happening to the writer."""
     before = text[max(0, match_start - _PROCEDURE_WINDOW_CHARS) : match_start]
-    return bool(_PROCEDURE_CUE.search(before) or _HYPOTHETICAL_CUE.search(before))
+    caller = text[max(0, match_start - _CALLER_REPORT_WINDOW_CHARS) : match_start]
+    return bool(_PROCEDURE_CUE.search(before) or _HYPOTHETICAL_CUE.search(before) or _CALLER_REPORT_CUE.search(caller))
 
 
 def _settled_since(text: str, match_end: int) -> bool:

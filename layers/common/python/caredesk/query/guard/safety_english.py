@@ -86,7 +86,10 @@ CRISIS: tuple[tuple[str, str], ...] = (
     ),
     (
         "end_life",
-        r"\b(?:end|ending|take|taking|took)\s+(?:my|my own)\s+life\b|\bend(?:ing)? it all\b|\bend my own\b",
+        r"\b(?:end|ending|take|taking|took)\s+(?:my|my own)\s+life\b|\bend my own\b"
+        # not a form given up for the app ("can I just end it all and register online instead?", thirteenth round)
+        r"|\bend(?:ing)? it all\b(?!\s+and (?:just )?(?:register|sign up|switch|move|go|do (?:it|everything)|book|pay|"
+        r"upload|apply)\b[^.?!]{0,40}\b(?:online|on the app|via the app|in the app|digitally|on the portal)\b)",
     ),
     (
         "want_to_die",
@@ -483,6 +486,44 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\bif i'?m not (?:there|here|around)\b[^.?!]{0,30}\b(?:they|he|she|everyone|mummy|papa)(?:'?ll| will| would)? "
         r"(?:stop fighting|be better off|be free|have peace)\b",
     ),
+    # thirteenth round (dev split): a sleeping tablet "kept aside ... every night" since a wife died; "taken a decision
+    # to end my journey this week"; "planning to unalive myself"; a flatmate behind a locked door who texted "sorry for
+    # the mess u'll find", a colleague who posted "thanks for everything guys" and is "not answering the door"; "if u
+    # take like 40 crocin do u just sleep"; "cancel physio pls, wont need it. 2am tonight, society water tank, 9
+    # floors"; a backpack to be filled "with stones first" next time
+    (
+        "preparation",
+        # (a count that has grown "enough", not a pill box filled for a parent every morning)
+        r"\b(?:kept|keeping|put|putting|set|setting|saved|saving) aside (?:one|a|an|two|half a|\d+) (?:\w+ )?"
+        r"(?:tablet|pill|capsule)s? (?:every|each) (?:night|day|evening|morning)\b[^?]{0,100}?\b(?:there (?:are|is) "
+        r"enough|(?:i|we) (?:now )?have enough|enough (?:now|saved|of them))\b"
+        r"|\b(?:decided|decision|going|want|planning|ready|time) to end (?:my|this) (?:life'?s )?journey\b"
+        r"(?!\s+(?:at|in|to|with|by|on|of|here|there)\b)"
+        r"|\bunaliv(?:e|ing|ed) (?:myself|meself|me)\b|\b(?:planning|going|want|wanna|gonna|decided|ready) to unalive\b"
+        # a farewell said, then out of reach: "posted ... 'thanks for everything guys' ... he's not answering the door"
+        r"|\b(?:posted|texted|messaged|wrote|sent|said)\b[^?]{0,40}?['\"]?(?:thanks? (?:you )?for everything|sorry for "
+        r"everything|sorry for the mess|goodbye (?:everyone|all|guys)|bye (?:everyone|all|guys))\b[^?]{0,200}?"
+        r"\b(?:(?:he|she|they)(?:'s|'re| is| are)? not (?:answering|picking up|opening)|(?:his|her|their|the) door is "
+        r"locked|locked (?:himself|herself|themselves) in)\b"
+        r"|\b(?:(?:his|her|their) door is locked|locked (?:himself|herself|themselves) in)\b[^?]{0,120}?\b(?:posted|"
+        r"texted|messaged|wrote|sent)\b[^?]{0,40}?['\"]?(?:thanks? (?:you )?for everything|sorry for everything|sorry "
+        r"for the mess|goodbye|bye (?:everyone|all|guys))\b",
+    ),
+    (
+        "fatal_amount",
+        r"\bif (?:u|you|i|someone|somebody|a person|one) (?:take|takes|took|swallow|swallows|swallowed|eat|eats|ate) "
+        r"(?:like |about |around |maybe )?(?:[2-9]\d|\d{3}) (?!(?:days?|weeks?|months?|years?|mg|ml|units?|minutes|"
+        r"mins?|hours?|hrs?|rs|rupees|times|sessions?)\b)[a-z]+\b[^?]{0,40}\b(?:just sleep|(?:do|would|will) "
+        r"(?:u|you|i|they) die|(?:not|never) wake up)\b",
+    ),
+    (
+        "means",
+        r"\b(?:won'?t|wont|will not|don'?t|dont) need (?:it|them|this|that)\b[^?]{0,60}?\b(?:tonight|"
+        r"\d{1,2} ?(?:am|pm))\b[^?]{0,60}?\b(?:\d+ (?:floors|storeys|stories)|water tank|terrace|rooftop|roof|bridge|"
+        r"ledge)\b"
+        r"|\b(?:i'?ll|ill|i will|i'?m going to|im going to|gonna)\s+(?:just\s+)?fill (?:my|the) (?:backpack|bag|"
+        r"pockets?|jacket|coat|clothes|dupatta) with (?:stones|rocks|bricks|weights)\b",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -705,7 +746,13 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"|\b(?:drank|drunk|swallowed|gulped)\b[^?!]{0,80}\b(?:it was|that was) (?:the |some )?(?:\w+ )?"
         r"(?:toilet cleaner|acid|harpic|phenyl|bleach|kerosene|pesticide|insecticide|drain cleaner)\b",
     ),
-    ("ambulance", r"\b(?:call|need|send|get)\s+(?:an|the)\s+ambulance\b"),
+    # not a booked transfer: "need an ambulance to shift my mother (bedridden but stable) ... when she's discharged"
+    # (thirteenth round)
+    (
+        "ambulance",
+        r"\b(?:call|need|send|get)\s+(?:an|the)\s+ambulance\b(?!\s+to (?:shift|transfer|move|drop)\b|\s+to (?:take|"
+        r"bring) (?:\w+ ){0,2}home\b|\s+for (?:\w+ )?(?:discharge|transfer|shifting)\b)",
+    ),
     # eighth round (dev split): an early pregnancy with a faint or pain at the shoulder tip (ectopic); a pad soaked
     # every few minutes or big clots after a delivery; a tearing chest pain going through to the back; dialysis
     # missed, then breathless or the heartbeat irregular
@@ -869,6 +916,45 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"\b(?:belly|stomach|tummy|abdomen)\b[^.?!]{0,25}\b(?:hard|rigid|stiff) (?:as|like) (?:a )?(?:board|plank|"
         r"wood|rock|stone)\b",
     ),
+    # thirteenth round (dev split): lips "gone bluish" and breathing "4-5 times a minute" under a fentanyl patch, a man
+    # they "can't properly wake"; breathing "really deep and fast" in a diabetic out of insulin; a neck swelling under
+    # the dressing after a thyroid operation and the breathing "getting noisy"
+    (
+        "breathing",
+        r"\blips (?:have |has )?(?:gone|turned|going|turning) (?:blue|bluish)\b"
+        r"|\bbreathing (?:like |only |about |just )?(?:[1-6]|[1-6] ?(?:-|to) ?[2-8]) (?:times|breaths) (?:a|per|in a) "
+        r"minute\b"
+        r"|\bbreathing (?:is )?(?:really |so |very |too )?(?:deep and fast|fast and deep)\b"
+        r"|\bneck\b[^.?!]{0,20}\b(?:swelling|swollen|swelled|puffing)\b[^?]{0,120}\b(?:breathing|breath)\b[^.?!]{0,30}"
+        r"\b(?:noisy|harsh|whistl\w*|rattl\w*|getting (?:worse|harder|difficult))\b",
+    ),
+    # ... and a knock on the head on a blood thinner, then vomiting and "dozing off mid-sentence" (the signs after it,
+    # so that a past time just after "bumped her head" stands it down); "got current from the wire"
+    (
+        "unconscious",
+        r"\b(?:can'?t|cant|cannot|can not|unable to|not able to) (?:properly|really|fully) (?:wake|rouse) "
+        r"(?:him|her|them|my \w+)\b(?!(?:\s+up)?" + _ROUTINE_WAKING + ")"
+        r"|\b(?:bumped|hit|banged|knocked|struck) (?:his|her|my|their) head\b(?=[^?]{0,200}?\b(?:vomit\w*|threw up|"
+        r"throwing up|(?:dozing|dozes|dozed|nodding|drifting) off|drowsy|(?:is|seems|looks|became|getting|gone) "
+        r"(?:very |a bit |more )?confused)\b)"
+        r"|\bgot (?:a |an )?(?:bad |strong )?current\b(?!\s+back)[^.?!]{0,40}\b(?:geyser|wire|wiring|socket|switch|"
+        r"plug|heater|cooler|mains|meter|pump|pole)\b",
+    ),
+    # ... and chest tightness a mother "has had ... for 40 min"; a bone "poking out through the skin"; after a dive into
+    # a shallow pond, "cant feel or move his legs"
+    (
+        "chest_pain",
+        r"\b(?:has had|have had|'s had|'ve had)\s+(?:a\s+|some\s+)?(?:(?:severe|sharp|crushing|bad|sudden|terrible|"
+        r"strong|tight)\s+)?chest (?:pains?|tightness|pressure|heaviness)\b(?=\s+(?:for|since) (?:the (?:last|past) )?"
+        r"(?:\d+|an?|one|two|half an?) ?(?:min|mins|minutes|hours?|hrs?)\b)",
+    ),
+    (
+        "serious_fall",
+        r"\bbone\b[^.?!]{0,30}\b(?:poking|sticking|coming|jutting|pushing) (?:out )?(?:through|of) (?:the |his |her "
+        r"|my )?skin\b"
+        r"|\b(?:can'?t|cant|cannot|can not|unable to) (?:feel or move|move or feel) (?:his|her|my|their) (?:legs|arms|"
+        r"body|hands|feet)\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -908,7 +994,9 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         # ... but going back on that change is a decision: "can I go back to my old dose?", "can I cut it back?"
         r"\b(?:can|should|may|could) i (?:cut (?:it|them) (?:back|down)|go back to (?:my |the )?(?:old|previous|"
         r"earlier|usual) (?:dose|dosage|tablets?)|take less|take half)\b|"
-        r"\bdouble(?:d)?\s+(?:up|my dose|the dose|dose)\b",
+        # (not a charge made twice: "a double dose on the bill but not in the box", thirteenth round)
+        r"\bdouble(?:d)?\s+(?:up|my dose|the dose|dose)\b(?!\s+(?:on|in) (?:the|my|our|your) (?:bill|invoice|receipt|"
+        r"statement|order|app|account|card)\b)",
     ),
     (
         "medication_decision",
@@ -1186,5 +1274,37 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|\b(?:can|could|should|may) i (?:just )?switch to (?:his|her|their|my \w+'s) [a-z]{4,}\b[^?]{0,60}"
         r"\b(?:drops?|tablets?|pills?|doses?|mg|puffs?|injections?|inhaler|spray|units?)\b"
         r"|\bcan i cut (?:a|the|my|this|one) (?:patch|capsule) in (?:half|two)\b",
+    ),
+    # thirteenth round (dev split): one more Eliquis "to make up for the missed one"; a relative's strip "left over" and
+    # "can we give her one Etoshine daily", a flatmate's tablets "left over ... ok if i take them"; "on Flunil 20 ...
+    # thinking I'll just stop from Monday"; "on Folitrax 15 mg ... can I take Combiflam ... along with it"; "is it fine
+    # to give her one of my Dulcolax tablets"; a neighbour's advice to "raise it to 10 ... Can we start that from
+    # today?"; "150 at night and 75 in the morning"; "Alprax 0.5 at night ... can she also have 2 spoons of Benadryl
+    # syrup"
+    (
+        "medication_decision",
+        r"\b(?:doses?|tablets?|pills?|capsules?|injections?|insulin|medicines?)\b[^?]{0,150}?\bto make up for "
+        r"(?:the |a |my |his |her |that )?(?:missed|forgotten|skipped) (?:one|dose|tablet|pill|capsule|injection)\b"
+        r"|\b(?:strip|bottle|tablets|pills|capsules|tabs)(?: of [a-z]+(?: \d+(?:\.\d+)?)?)? (?:left over|leftover|"
+        r"spare)\b[^?]{0,200}?\b(?:(?:can|could|should|shall|may) (?:we|i) (?:just )?(?:give|start|take)|(?:ok|okay|"
+        r"fine|alright|safe) (?:if i|for me to) (?:take|use|start|give))\b(?!\s+(?:it |them )?(?:back|to the|"
+        r"for (?:a )?refund|for disposal)\b)"
+        r"|\b(?:been on|i'?m on|im on|i am on|been taking) [a-z]{4,}\s?\d+(?:\.\d+)?(?:\s?mg)?\b[^?]{0,200}?"
+        r"\bthinking (?:i'?ll|i will|of|about|to) (?:just )?(?:stop|stopping|quit|quitting|drop|dropping|taper\w*)\b"
+        r"(?!\s+(?:by|at|in|over)\b)"
+        r"|\bon [a-z]{4,}\s?\d+(?:\.\d+)?\s?(?:mg|mcg)\b[^?]{0,150}?\b(?:can|could|should|may) (?:i|we|he|she) "
+        r"(?:also )?(?:take|have|give|use)\b[^?]{0,60}\b(?:along with|alongside|together with) (?:it|them|that|this)\b"
+        r"|\bis it (?:safe|ok|okay|fine|alright|all right) (?:for me |for us )?to give (?:her|him|them|my \w+|our \w+)"
+        r"\b[^.?!]{0,30}?\b(?:one|half|a|an|some|two|\d)\s+(?:of\s+)?(?:my|his|her|our|the)?\s*(?:\w+\s+)?(?:tablets?|"
+        r"pills?|capsules?|syrups?|drops|sachets?)\b"
+        r"|\b(?:raise|increase|reduce|lower|cut|drop|double|halve|put) (?:it|the dose|(?:her|his|my) dose|(?:her|him) "
+        r"(?:up|down)) (?:up |down )?to \d+(?:\.\d+)?\b[^?]{0,100}?\b(?:can|could|should|shall) (?:we|i) (?:just )?"
+        r"(?:start|do|try|begin|make) (?:that|this|it|the change)\b"
+        r"|\b(?:can|could|should|shall|may) (?:i|we|he|she) (?:take|give|have) (?:him |her |them )?\d+(?:\.\d+)?"
+        r"(?:\s?mg)? (?:at night|in the morning|at bedtime|in the evening) and \d+(?:\.\d+)?(?:\s?mg)? (?:at night|"
+        r"in the morning|at bedtime|in the evening)\b"
+        r"|\b" + ANY_MEDICINE + r"[^?]{0,150}?\b(?:can|could|should|may) (?:she|he|i|we|they) (?:also )?(?:have|take|"
+        r"get|be given) (?:\d+|one|two|half|a) (?:spoons?|teaspoons?|tsp|ml|mls) of (?:\w+ )?(?:syrup|" + MEDICINE
+        + r")\b",
     ),
 )

@@ -131,6 +131,24 @@ CRISIS: tuple[tuple[str, str], ...] = (
         + r"|kinare\s+se\s+(?:\S+\s+){0,2}?(?:chala|chali|kud)\s+ja(?:unga|ungi|enge)" + _END
         + r"|belt\s+(?:nahi|nhi)\s+bandh(?:unga|ungi)" + _END,
     ),
+    # thirteenth round (dev split): sulphas tablets in the grain store and, when everyone has gone to the fields, "tab
+    # unka kaam aa jayega"; an acid bottle found hidden ("tezaab ki nayi botal chhupi mili"); a wife who says "main
+    # chali jaungi toh tum sab khush rahoge"; "kal ka suraj nahi dekhna"
+    (
+        "means_hi",
+        r"(?:sulphas|salphas|celphos|selphos|ratol|kitnashak|pesticide|chuhe\s+mar\S*|jahar|jehar|tejab|acid|phenyl)\S*"
+        r"\s+(?:\S+\s+){0,25}?tab\s+(?:\S+\s+){0,2}?kam\s+a\s+ja(?:yega|yegi|yenge|ega|egi|enge)" + _END
+        + r"|(?:tejab|acid|jahar|jehar|phenyl|finyl|kitnashak|sulphas|celphos|ratol)\s+(?:\S+\s+){0,4}?(?:botal|bottle|"
+        r"packet|dibba|shishi)\s+(?:\S+\s+){0,3}?(?:chupi|chupa|chipi|chipa)\s+(?:hui\s+)?(?:mili|mila|mile|payi|paya)"
+        + _END,
+    ),
+    (
+        "burden_hi",
+        r"(?:chal[ai]|mar)\s+ja(?:unga|ungi|u)\s+(?:to|toh|tab|phir)\s+(?:tum|ap|sab|sabhi|ye\s+log|log|ghar\s+vale)\s+"
+        r"(?:\S+\s+){0,2}?(?:khush|sukhi|aram\s+se|chain\s+se)\s+rah(?:oge|enge|egi|ega|ogi)" + _END
+        + r"|kal\s+ka\s+suraj\s+(?:nahi|nhi|na)\s+dekh(?:na|unga|ungi|enge|ne)" + _END
+        + r"|कल\s+का\s+सूरज\s+नहीं\s+देख(?:ना|ूंगा|ूंगी|ेंगे)",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -159,7 +177,11 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"(?:दिल\s+का\s+दौरा|हार्ट\s+अटैक|हार्ट\s+अटेक|स्ट्रोक)\s+(?:पड|आ|हो|है)|दौरा\s+पड|लकवा\s+(?:मार|हो|पड)"
         r"|चेहरा\s+" + _WORDS + r"{0,3}(?:टेढा|लटक|तिरछा)|(?:जबान|जुबान)\s+लडखडा|आधे\s+शरीर"
         r"|(?:हाथ|पैर)\s+हिल\s+नहीं"
-        r"|(?:heart\s+at?ack|dil\s+ka\s+daura|stroke)\s+(?:a|pad|ho|hai|h)" + _END + r"|daura\s+pad"
+        # (not the idiom "yeh estimate dekh ke toh heart attack aa jayega", thirteenth round: seeing a bill, one will)
+        r"|(?:(?<!dekh ke toh )(?<!dekh ke to )(?<!dekh ke )(?<!dekh kar )(?<!dekhkar )(?<!sun ke toh )(?<!sun ke )"
+        r"(?<!sunkar )(?<!sun kar )(?:heart\s+at?ack|dil\s+ka\s+daura|stroke)\s+(?:a|pad|ho|hai|h)" + _END
+        + r"|(?:heart\s+at?ack|dil\s+ka\s+daura|stroke)\s+(?:a|pad|ho|hai|h)" + _END
+        + r"(?!\s+ja(?:yega|yegi|ega|egi|enge|ye|e)" + _END + r"))|daura\s+pad"
         r"|lakv?a\s+(?:mar|ho|pad)" + _END + r"|chehra\s+" + _WORDS + r"{0,3}(?:tedha|tedha|latak|tircha)"
         r"|(?:juban|jaban|jubaan)\s+ladkhada|adhe\s+(?:sharir|badan|body)|(?:hath|pair)\s+hil\s+(?:nahi|nhi)",
     ),
@@ -274,6 +296,14 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         + r"|(?:subah|kal|rat)\s+se\s+peshab\s+bilkul\s+(?:nahi|nhi)\s+(?:aya|ayi|hua|kiya)" + _END
         + r"|ankh\S*\s+andar\s+(?:dhas|dhans|ghus)\s*(?:gayi|gai|gaye|gayin|gyi)" + _END,
     ),
+    # thirteenth round (dev split): a test positive after a missed period, pain up to the shoulder, and a faint just now
+    # ("abhi bathroom mein behosh hoke giri"): an ectopic pregnancy
+    (
+        "pregnancy_warning_hi",
+        r"(?:test\s+positive|pregnant|pregnancy|period\s+(?:\S+\s+){0,4}?(?:nahi|nhi)\s+aya|garbhvati)\S*\s+"
+        r"(?:\S+\s+){0,40}?behosh\s+(?:ho\s+(?:gayi|gai|gaya|gyi)|hoke|hokar|hui|hua)" + _END
+        + r"(?!(?:\s+\S+){0,2}?\s+(?:tha|thi|the)" + _END + ")",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -352,6 +382,12 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         "medication_decision_hi",
         r"(?:melatonin|gumies|syrup|sirap|goli|goliyan|tablet|dava|davai|drops|\d+\s*mg)\S*\s+(?:\S+\s+){0,12}?"
         r"kit(?:ni|na|ne)\s+(?:deni|dena|khilani|khilana|pilani|pilana|leni|lena)\s+chahi(?:ye|e)" + _END,
+    ),
+    # thirteenth round (dev split): a father's BP tablet, "kya aadhi goli kar dein ya ek din chhod ke dein?"
+    (
+        "medication_decision_hi",
+        r"(?:adhi|adha|ek|do|1|2)\s+goli\s+(?:\S+\s+)?kar\s+(?:dein|den|du|dun|de|lein|len|lu|lun)" + _END
+        + r"|ek\s+din\s+chod\s*(?:ke|kar)\s+(?:dein|den|de|du|dun|lein|len|lu|lun|khilaun|khilayen|khilaen)" + _END,
     ),
 )
 
