@@ -9,8 +9,8 @@ from caredesk.query.generate.answers.compose import compose_answer
 from caredesk.query.generate.answers.decision import DECISION_FEATURES, DecisionModel
 from caredesk.query.generate.answers.inputs import embedded_inputs
 from caredesk.query.generate.answers.model import LogisticModel
-from caredesk.query.review.reviewer import review_draft
 from caredesk.query.review.rendering import render_answer
+from caredesk.query.review.reviewer import review_draft
 
 # Selection is tested here, the answer-or-abstain decision elsewhere: this decider always answers.
 ALWAYS_ANSWER = DecisionModel(LogisticModel(DECISION_FEATURES, np.zeros(len(DECISION_FEATURES)), 0.0,
