@@ -69,3 +69,11 @@ def test_a_defined_term_opens_a_line_with_its_description_on_the_next():
     assert answer == ("Set these before the server starts. [1]\nport (integer)\n"
                       "The TCP port the server listens on; 5432 by default. [1] "
                       "It can only be set at server start. [1]")
+
+
+def test_another_chunks_list_is_set_apart_with_its_lead_in():
+    late = Passage(source=BRING.source, chunk_id="kb/public/appointment_booking.md#5", heading="Booking > Late",
+                   score=0.3, similarity=0.6, body="If you are late:\n\n- tell the desk;\n- wait for the next slot.")
+    sentences = [*_said(BRING, "Please arrive early."), *_said(late, "If you are late:", "tell the desk;")]
+    answer, _ = render_answer([], sentences, [BRING, late])
+    assert answer == "Please arrive early. [1]\n\nIf you are late:\n- tell the desk; [2]"

@@ -110,20 +110,21 @@ def _paragraph(pieces: Sequence[_Piece]) -> str:
     for index, piece in enumerate(pieces):
         following = pieces[index + 1] if index + 1 < len(pieces) else None
         previous = pieces[index - 1] if index else None
-        # lines of one chunk's list, table or code are set apart from another chunk's text by an empty line
-        if previous is not None and previous.marks != piece.marks and _Shape.PROSE not in (previous.shape, piece.shape):
-            lines.append("")
-        elif previous is not None and previous.marks != piece.marks and previous.shape is not piece.shape:
+        opens_list = (piece.shape is _Shape.PROSE and piece.text.endswith(":") and following is not None
+                      and following.shape is _Shape.ITEM)
+        # one chunk's list (with its lead-in), table or code is set apart from another chunk's text by an empty line
+        if previous is not None and previous.marks != piece.marks and (
+                previous.shape is not _Shape.PROSE or piece.shape is not _Shape.PROSE or opens_list):
             if running:
                 lines.append(running)
                 running = ""
             lines.append("")
         # a run of items (or a lead-in and its items) cited alike carries the citation once, after its last line
         cited_later = (following is not None and following.shape is _Shape.ITEM and following.marks == piece.marks
-                       and (piece.shape is _Shape.ITEM or piece.text.endswith(":")))
+                       and (piece.shape is _Shape.ITEM or opens_list))
         mark = "" if cited_later or not piece.marks else f" {piece.marks}"
         if piece.shape is _Shape.PROSE:
-            if running and following is not None and following.shape is _Shape.ITEM and piece.text.endswith(":"):
+            if running and opens_list:
                 lines.append(running)  # a list's lead-in opens its own line
                 running = ""
             running = f"{running} {piece.text}{mark}".strip()
