@@ -621,6 +621,15 @@ def test_a_row_shows_the_figure_asked_for_when_the_named_columns_hold_none():
     assert asked_columns("Dermatology", SECOND_OPINION_ROW, question_terms("Dermatology?", lambda _w: 3.0)) is None
 
 
+def test_a_column_is_asked_for_by_the_asking_sentences_not_by_the_story_around_them():
+    pairs = (("Emergency room", "No emergency room"), ("Ambulance bay", "No"))
+    story = question_terms("The staff phoned for an ambulance for my father. Which branch should we go to next time?",
+                           lambda _word: 3.0)
+    assert asked_columns("Greenfield", pairs, story) is None  # the story's ambulance asks for no column
+    asked = question_terms("My father fainted. Does the Greenfield branch have an ambulance bay?", lambda _word: 3.0)
+    assert asked_columns("Greenfield", pairs, asked) == ["Ambulance bay"]
+
+
 def test_a_column_is_asked_for_only_by_a_word_nearly_as_rare_as_the_questions_rarest():
     pairs = (("In-clinic consultation", "Flat fee of INR 200"), ("Home visit", "Flat fee of INR 400"))
     idf = {"visit": 0.9, "home": 1.5}.get

@@ -439,13 +439,15 @@ def antecedents(candidate: Candidate) -> list[str]:
 
 
 def asked_columns(label: str, pairs: Sequence[tuple[str, str]], terms: QuestionTerms) -> list[str] | None:
-    """The headers the question names with a distinctive word (COLUMN_TERM_SHARE), in the header or the
-    cell (None: it names none, show all). When none of those cells states the figure the question asks
+    """The headers the question's asking sentences name with a distinctive word (COLUMN_TERM_SHARE), in the header or
+    the cell (None: they name none, show all). When none of those cells states the figure the question asks
     for, the cells that do join them ("what would I pay ... the head of department?" names the reviewer
     column and asks for the fee column). Terms that name the row itself ("Riverside") choose the row, not
     a column."""
     label_words = content_words(label)
-    stems = [stem for stem in terms.weights if not terms.covers(stem, label_words)]
+    # the asking sentences' words, not the story's: "... phoned for an ambulance ... which of your branches should
+    # we head for?" does not ask for the "Ambulance bay" column
+    stems = [stem for stem in (terms.asked or terms.weights) if not terms.covers(stem, label_words)]
     # Rarest among the words that could name a column: a rare row name ("Lakeside") must not make
     # "address" too common to ask for its column.
     rarest = max((terms.weights[stem] for stem in stems), default=0.0)

@@ -21,6 +21,7 @@ from caredesk.query.generate.answers.question import (
     Kind,
     asked_kind,
     asked_thing_of,
+    asking_text,
     cued_kinds,
     holds_kind,
     salient_terms,
@@ -70,6 +71,7 @@ class QuestionTerms:
     priced: bool = False  # a price question asks what the thing costs (question.AskedThing.priced)
     quantities: tuple[Quantity, ...] = ()  # the figures the question gives of the asker's case (quantities.py)
     cued: frozenset[Kind] = frozenset()  # number-like kinds its topic hints at besides `kind` (question.cued_kinds)
+    asked: frozenset[str] = frozenset()  # stems of its asking sentences (question.asking_text), not the story
 
     @property
     def total(self) -> float:
@@ -102,6 +104,7 @@ class QuestionTerms:
             phrase=frozenset(stem for stem in self.phrase if stem in stems),
             priced=self.priced and bool(self.essentials & stems),
             quantities=self.quantities,  # the asker's figures hold for every part of the message
+            asked=frozenset(stem for stem in self.asked if stem in stems),
         )
 
     def thing_coverage(self, words: set[str] | frozenset[str]) -> float:
@@ -168,6 +171,7 @@ def question_terms(
         priced=bool(thing and thing.priced),
         quantities=question_quantities(question),
         cued=cued_kinds(question),
+        asked=frozenset(salient_terms(asking_text(question)) & weights.keys()),
     )
 
 
