@@ -71,6 +71,12 @@ def test_a_defined_term_opens_a_line_with_its_description_on_the_next():
                       "It can only be set at server start. [1]")
 
 
+def test_a_row_quoted_alone_is_a_line_of_its_own_not_a_list():
+    sentences = [*_said(FEES, "Cardiology — Head of Department: INR 2,500."), *_said(BRING, "Please arrive early.")]
+    answer, _ = render_answer([], sentences, [FEES, BRING])
+    assert answer == "Cardiology — Head of Department: INR 2,500. [1]\n\nPlease arrive early. [2]"
+
+
 def test_another_chunks_list_is_set_apart_with_its_lead_in():
     late = Passage(source=BRING.source, chunk_id="kb/public/appointment_booking.md#5", heading="Booking > Late",
                    score=0.3, similarity=0.6, body="If you are late:\n\n- tell the desk;\n- wait for the next slot.")

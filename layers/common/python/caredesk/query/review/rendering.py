@@ -3,9 +3,10 @@
 A paragraph per source, in the order the sources are first quoted. Prose runs on, each sentence followed
 by its numbered citation. A list reads as a list: its lead-in ("What to Bring:") on a line of its own,
 each item and each table row on its own "- " line, and the citation once after the last line of a run
-cited alike rather than after every item. A defined term ("port (integer)") opens a line of its own, the
-sentences describing it on the next. A code block keeps its lines (a synopsis collapsed onto one
-line cannot be read), its citation on the line after it. No Markdown markup on the page.
+cited alike rather than after every item; a row or item quoted alone is a line of its own without the
+mark. A defined term ("port (integer)") opens a line of its own, the sentences describing it on the
+next. A code block keeps its lines (a synopsis collapsed onto one line cannot be read), its citation on
+the line after it. No Markdown markup on the page.
 """
 
 from __future__ import annotations
@@ -132,7 +133,11 @@ def _paragraph(pieces: Sequence[_Piece]) -> str:
                 lines.append(running)
                 running = ""
         elif piece.shape is _Shape.ITEM:
-            lines.append(f"{ITEM_MARK}{piece.text}{mark}")
+            # a row or item alone (no lead-in, no other item of its passage beside it) is a line, not a list
+            in_list = any(other is not None and other.marks == piece.marks and (
+                other.shape is _Shape.ITEM or (other is previous and other.text.endswith(":")))
+                for other in (previous, following))
+            lines.append(f"{ITEM_MARK if in_list else ''}{piece.text}{mark}")
         elif piece.shape is _Shape.TERM:
             if running:
                 lines.append(running)
