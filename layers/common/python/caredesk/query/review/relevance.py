@@ -189,13 +189,9 @@ def chunk_structures(passages: Sequence[Passage]) -> dict[str, ChunkStructure]:
             row_headers={plain(u.row.label): plain(u.row.label_header) for u in units if u.row and u.row.label_header},
             antecedents={plain(u.text): plain(u.antecedent) for u in units if u.antecedent},
             follows={plain(u.text): plain(before.text) for before, u in zip(units, units[1:], strict=False)
-                     if _prose(before) and _prose(u) and u.position == before.position + 1},
+                     if before.is_prose and u.is_prose and u.position == before.position + 1},
         )
     return structures
-
-
-def _prose(unit) -> bool:
-    return unit.row is None and not unit.is_list_item and not unit.is_heading
 
 
 def _structure(structures: Mapping[str, ChunkStructure], chunk_id: str) -> ChunkStructure:

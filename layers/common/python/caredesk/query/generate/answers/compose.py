@@ -310,11 +310,8 @@ def with_gaps(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[C
     pre-existing options ... are invalid according to the new validator." and "It is up to the user to make sure
     that these options are correct ..." read as one passage only with "PostgreSQL does not check for this."
     between them. Table rows and list items are chosen one by one on purpose and are never filled in."""
-    def prose(candidate: Candidate) -> bool:
-        return candidate.unit.row is None and not candidate.unit.is_list_item and not candidate.unit.is_heading
-
-    quoted = {(c.unit.chunk_id, c.unit.position) for c in chosen if prose(c)}
-    gaps = [c for c in found if prose(c) and (c.unit.chunk_id, c.unit.position) not in quoted
+    quoted = {(c.unit.chunk_id, c.unit.position) for c in chosen if c.unit.is_prose}
+    gaps = [c for c in found if c.unit.is_prose and (c.unit.chunk_id, c.unit.position) not in quoted
             and (c.unit.chunk_id, c.unit.position - 1) in quoted and (c.unit.chunk_id, c.unit.position + 1) in quoted]
     if not gaps:
         return list(chosen)

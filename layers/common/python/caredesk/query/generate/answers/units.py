@@ -52,6 +52,11 @@ class AnswerUnit:
     def is_heading(self) -> bool:
         return self.position == HEADING_POSITION
 
+    @property
+    def is_prose(self) -> bool:
+        """A sentence of running text: not the heading, a list item or a table row."""
+        return self.row is None and not self.is_list_item and not self.is_heading
+
 
 # A sentence opening with words that point back ("It applies to ...", "This discussion is free.", "They are
 # not an emergency service", "After that the request lapses.") or that go on from the sentence before it
