@@ -107,7 +107,7 @@ def _code_text(text: str) -> str:
 
 def _paragraph(pieces: Sequence[_Piece]) -> str:
     lines: list[str] = []
-    running = ""  # the prose line being written
+    prose_open = False  # the last line is prose the next sentence runs on
     for index, piece in enumerate(pieces):
         following = pieces[index + 1] if index + 1 < len(pieces) else None
         previous = pieces[index - 1] if index else None
@@ -116,36 +116,29 @@ def _paragraph(pieces: Sequence[_Piece]) -> str:
         # one chunk's list (with its lead-in), table or code is set apart from another chunk's text by an empty line
         if previous is not None and previous.marks != piece.marks and (
                 previous.shape is not _Shape.PROSE or piece.shape is not _Shape.PROSE or opens_list):
-            if running:
-                lines.append(running)
-                running = ""
             lines.append("")
+            prose_open = False
         # a run of items (or a lead-in and its items) cited alike carries the citation once, after its last line
         cited_later = (following is not None and following.shape is _Shape.ITEM and following.marks == piece.marks
                        and (piece.shape is _Shape.ITEM or opens_list))
         mark = "" if cited_later or not piece.marks else f" {piece.marks}"
         if piece.shape is _Shape.PROSE:
-            if running and opens_list:
-                lines.append(running)  # a list's lead-in opens its own line
-                running = ""
-            running = f"{running} {piece.text}{mark}".strip()
-            if following is not None and following.shape is not _Shape.PROSE:
-                lines.append(running)
-                running = ""
-        elif piece.shape is _Shape.ITEM:
+            if prose_open and not opens_list:  # a list's lead-in opens its own line
+                lines[-1] += f" {piece.text}{mark}"
+            else:
+                lines.append(f"{piece.text}{mark}")
+            prose_open = not opens_list
+            continue
+        prose_open = False
+        if piece.shape is _Shape.ITEM:
             # a row or item alone (no lead-in, no other item of its passage beside it) is a line, not a list
             in_list = any(other is not None and other.marks == piece.marks and (
                 other.shape is _Shape.ITEM or (other is previous and other.text.endswith(":")))
                 for other in (previous, following))
             lines.append(f"{ITEM_MARK if in_list else ''}{piece.text}{mark}")
         elif piece.shape is _Shape.TERM:
-            if running:
-                lines.append(running)
-                running = ""
             described = following is not None and following.marks == piece.marks
             lines.append(piece.text if described else f"{piece.text}{mark}")
         else:
             lines.extend([piece.text, piece.marks] if piece.marks else [piece.text])
-    if running:
-        lines.append(running)
     return "\n".join(lines)
