@@ -659,6 +659,34 @@ def test_rows_of_a_table_the_question_names_no_row_of_join_on_their_score():
     assert chosen == ["24 hours or more before", "Between 4 and 24 hours before", "Less than 4 hours before"]
 
 
+FOLLOW_UP_BODY = (
+    "| Follow-up booked for | You pay |\n| --- | --- |\n| Day 1 to day 7 | Nothing (free follow-up) |\n"
+    "| Day 8 to day 15 | 50% of the doctor's fee |\n| Day 16 onwards | The full fee |"
+)
+
+
+def test_a_table_the_question_names_no_row_of_is_quoted_whole_once_one_of_its_rows_joins():
+    windows = Passage(source="kb/public/follow_up.md", chunk_id="follow_up#2", heading="Follow-up > How Much You Pay",
+                      body=FOLLOW_UP_BODY, score=0.3, similarity=0.6)
+    intro = Passage(source="kb/public/follow_up.md", chunk_id="follow_up#0", heading="Follow-up",
+                    body="You should not have to pay a full fee every time you come back.", score=0.3, similarity=0.6)
+    # only the half-price row scores close enough to the best unit to join on its own
+    scored, terms = cosine_scored([intro, windows], "Is there a discount if I come back for a follow-up?", {
+        "You should not have to pay a full fee every time you come back.": 1.0, "Day 8 to day 15": 0.8,
+        "Day 1 to day 7": 0.2, "Day 16 onwards": 0.1})
+    chosen = [c.unit.row.label for c in select(scored, terms) if c.unit.row is not None]
+    assert chosen == ["Day 1 to day 7", "Day 8 to day 15", "Day 16 onwards"]
+
+
+def test_a_table_whose_row_the_question_names_stays_that_row():
+    fees = Passage(source="kb/public/fees.md", chunk_id="fees#1", heading="Fees > Fee Table",
+                   body="| Specialty | Fee |\n| --- | --- |\n| Cardiology | INR 900 |\n| Dermatology | INR 600 |\n"
+                        "| Pediatrics | INR 500 |", score=0.3, similarity=0.6)
+    scored, terms = cosine_scored([fees], "What is the cardiology fee?", {
+        "Cardiology": 1.0, "Dermatology": 0.2, "Pediatrics": 0.1})
+    assert [c.unit.row.label for c in select(scored, terms)] == ["Cardiology"]
+
+
 def test_a_section_that_joins_brings_its_units_that_score_close_to_the_one_that_joined():
     source = "kb/public/home_visits.md"
     charges = Passage(source=source, chunk_id="home#2", heading="Home Visits > Services and Charges",

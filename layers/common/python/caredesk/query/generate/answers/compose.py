@@ -14,7 +14,8 @@
    ("if I cancel the evening before"), the rows are the alternatives the reader chooses among, and each
    joins on its score. Each of those sections then brings its units that score close to the one that
    joined, as the best section does (`with_section_mates`), and a list two or more of whose items joined
-   is quoted whole (`with_whole_lists`).
+   is quoted whole (`with_whole_lists`), as is a table a row of which joined when the question names none of its
+   rows (`with_whole_tables`): its rows are the cases the reader chooses among.
 4. A message that asks several things ("what's the price and which files should I send?",
    `question.asked_parts`) also gets each part's best unit, scored by the same model against that
    part alone (its vector carries the message's statements, its terms only its own words), when it
@@ -97,6 +98,10 @@ PART_SECTION_DELTA = 1.0
 # PostgreSQL manual unchanged; 1 and 2 chosen items, and 8 or 12 items, gave the same.
 WHOLE_LIST_MIN_CHOSEN = 2
 WHOLE_LIST_MAX_ITEMS = 8
+# ... and a table a row of which is chosen, where the question names no row, is quoted whole up to this many rows.
+# Measured on both knowledge bases (docs/grounded-answers.md, twenty-eighth round): no fact or outcome changed on any
+# split, 23 of 1,058 tool-path replies gained the rest of a table (10-25 words each); 6 and 10 rows gave the same.
+WHOLE_TABLE_MAX_ROWS = 8
 # A column is asked for only by a question word at least this share as rare (IDF) as the rarest of the words
 # that do not name the row: "if I call off my visit the evening before" does not ask for the "Home visit"
 # column. Measured on the dev splits (docs/grounded-answers.md), with the rows rule of `select`: sample
@@ -261,8 +266,10 @@ def select(
             continue
         chosen.append(candidate)
     others = {c.unit.chunk_id for c in chosen} - {best.unit.chunk_id}
-    chosen = with_whole_lists(with_section_mates(chosen, scored, terms, named, same_section_delta, others),
-                              [c for _s, c in scored])
+    found = [c for _s, c in scored]
+    chosen = with_whole_tables(
+        with_whole_lists(with_section_mates(chosen, scored, terms, named, same_section_delta, others), found),
+        found, terms, named)
     sections = list(dict.fromkeys(c.unit.chunk_id for c in chosen))
     return sorted(chosen, key=lambda c: (sections.index(c.unit.chunk_id), c.unit.position))
 
@@ -303,6 +310,32 @@ def with_whole_lists(chosen: Sequence[Candidate], found: Sequence[Candidate]) ->
         if quoted >= WHOLE_LIST_MIN_CHOSEN and len(items) <= WHOLE_LIST_MAX_ITEMS:
             out.extend(c for c in items if c not in out)
     return out
+
+
+def with_whole_tables(chosen: Sequence[Candidate], found: Sequence[Candidate], terms: QuestionTerms,
+                      named: set[str]) -> list[Candidate]:
+    """`chosen` plus the other rows of every table (of at most WHOLE_TABLE_MAX_ROWS rows) it quotes a row of, when
+    the question names no row of that table: its rows are then the cases the reader chooses among ("is there a
+    discount if I come back?" is answered by days 1-7 free, 8-15 half, 16 on the full fee, not by one of them). A
+    table whose row the question names ("the cardiology fee") stays that row, and a row whose range excludes the
+    asker's figure stays out (`_figure_excluded`)."""
+    tables: dict[tuple, list[Candidate]] = {}
+    for candidate in found:
+        if candidate.unit.row is not None and candidate.unit.chunk_id not in named:
+            tables.setdefault(_table_of(candidate), []).append(candidate)
+    out = list(chosen)
+    quoted = {_table_of(c) for c in chosen if c.unit.row is not None}
+    for table, rows in tables.items():
+        if table in quoted and len(rows) <= WHOLE_TABLE_MAX_ROWS:
+            out.extend(c for c in sorted(rows, key=lambda c: c.unit.position)
+                       if c not in out and not _figure_excluded(c, out, terms))
+    return out
+
+
+def _table_of(candidate: Candidate) -> tuple:
+    """A table row's table: its chunk and header (a chunk may hold two tables)."""
+    row = candidate.unit.row
+    return candidate.unit.chunk_id, row.label_header, tuple(name for name, _value in row.pairs)
 
 
 def with_gaps(chosen: Sequence[Candidate], found: Sequence[Candidate]) -> list[Candidate]:
