@@ -471,6 +471,35 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("the chemist says increase the dose to 20, can we do that from tomorrow?", SafetyFamily.SENSITIVE),
         ("should i take 20 at night and 10 in the morning", SafetyFamily.SENSITIVE),
         ("he is on Montair 10 mg, can he also have 5 ml of cough syrup", SafetyFamily.SENSITIVE),
+        # fourteenth round: phrases given for its dev misses, reworded
+        ("my brother messaged the family group 'it was nice knowing you all' and he is not answering his phone",
+         SafetyFamily.CRISIS),
+        ("uncle gave me his dog and said 'ab isko tum rakhna', now there's a smell of gas from his room",
+         SafetyFamily.CRISIS),
+        ("she wrote 'thanks for everything' on her status last night. not answering the door.", SafetyFamily.CRISIS),
+        ("took a lot of pills, i don't want to be rescued", SafetyFamily.CRISIS),
+        ("found two bottles of sleeping pills and a note for my mother under his pillow", SafetyFamily.CRISIS),
+        ("she left a letter addressed to her husband beside three strips of sleeping tablets", SafetyFamily.CRISIS),
+        ("my neighbour asked me for all my sleeping tablets today", SafetyFamily.CRISIS),
+        ("he keeps saying the debts will die with him", SafetyFamily.CRISIS),
+        ("my daughter was hit on the back of the head by a swing, now she's throwing up and drowsy",
+         SafetyFamily.EMERGENCY),
+        ("after the fall his left pupil is bigger than the right", SafetyFamily.EMERGENCY),
+        ("a piece of glass went into her leg, there's a pool of blood and she looks very pale", SafetyFamily.EMERGENCY),
+        ("his eyes have turned yellow and he has barely peed since yesterday", SafetyFamily.EMERGENCY),
+        ("fever 105 since morning and she is very confused", SafetyFamily.EMERGENCY),
+        ("the skin around the wound crunches when I press it", SafetyFamily.EMERGENCY),
+        ("i saw my neighbour on the ground outside his gate, groaning", SafetyFamily.EMERGENCY),
+        ("dad suddenly cant speak properly", SafetyFamily.EMERGENCY),  # "cant" as typed
+        ("I'm on Montair for allergy and got Azee 500 for my throat, safe to take both together?",
+         SafetyFamily.SENSITIVE),
+        ("his epilepsy tablets: his dad said we can skip the night one if he's tired", SafetyFamily.SENSITIVE),
+        ("can we crush his BP tablets and give them through the feeding tube?", SafetyFamily.SENSITIVE),
+        ("my colleague has a migraine and I have painkillers in my drawer, can I give him one?",
+         SafetyFamily.SENSITIVE),
+        ("the Olimelt 5 makes me drowsy at work, can i stop it for a week?", SafetyFamily.SENSITIVE),
+        ("can I share my antibiotic course with my brother?", SafetyFamily.SENSITIVE),
+        ("methotrexate once a week upsets me, can i take it as 5 every day instead", SafetyFamily.SENSITIVE),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -686,6 +715,34 @@ def test_signs_inside_practical_questions_fire(text, family):
         "so tired of paper forms, can I end it all and sign up online instead?",
         "need an ambulance to shift my father (stable) to our home on discharge, what is the charge?",
         "charged twice for my Januvia, so a double dose on the invoice, how do I get a refund?",
+        # look-alikes of the fourteenth round's phrases, and of its dev look-alikes the rules stopped
+        "the clinic texted 'thanks for everything' after my visit; the billing desk is not answering my calls, is "
+        "there another number?",
+        "my father said this is his last journey abroad and he's not answering now because of the flight",
+        "I don't want to be saved as a contact on your WhatsApp list",
+        "the pharmacy gave 2 strips of sleeping tablets and a letter for the insurer, is that enough for the claim?",
+        "can you print a note for my mother listing her sleeping tablets?",
+        "my flatmate asked to borrow my sleeping mask",
+        "the loan will end with him paying the last EMI in March",
+        "my son was hit on the head by a ball two years ago and vomited once, the CT was normal; can we get a copy?",
+        "one pupil has been bigger than the other since birth, which eye doctor should we see?",
+        "she saw her friend on the floor doing yoga, is the 6 am class full?",
+        "a nail went into his foot last week, does he need a tetanus shot?",
+        "glass went into her hand, a little blood, can the dermatologist take it out?",
+        "his eyes are yellow, which test checks for jaundice?",
+        "fever 104 last night and he's confused about which syrup to give, is the pharmacy open?",
+        "the skin on my heels is crackling dry, which cream?",
+        "I'm on leave next week, ok to take both together for the eye test, my son and daughter?",
+        "the doctor said I can skip the morning walk, can I still do yoga?",
+        "papa has a Ryles tube, do you sell feeding formula powder?",
+        "my daughter has a fever, can I give her one of the ORS sachets from your pharmacy?",
+        "she has a headache from fasting for the blood test, can I give her one biscuit?",
+        "yoga 3 times a week makes me tired, can I skip it?",
+        "can we split the medicine bill between us?",
+        "can I share my prescription with the new doctor?",
+        "can I take it as 2 instalments every month?",
+        "in 2020 I saw your psychiatrist after a suicide attempt. I'm well now and off treatment; can I hide that "
+        "visit from my husband's portal view?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
@@ -706,6 +763,9 @@ def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):
         ("since last night she is having a seizure every hour", SafetyFamily.EMERGENCY),
         # the writer's own past attempt is a present risk
         ("I tried to kill myself last year and the thoughts are back", SafetyFamily.CRISIS),
+        # ... nor does the writer's "well now" after a recent one, or one that is back (fourteenth round)
+        ("I tried to kill myself two years ago, I'm better now but the thoughts are back", SafetyFamily.CRISIS),
+        ("I cut myself last night, I'm ok now", SafetyFamily.CRISIS),
         # a brand name cannot be told from a word: only food and pastimes stand "overdosed on" down
         ("he overdosed on dolo", SafetyFamily.EMERGENCY),
         ("my friend overdosed on sleeping pills", SafetyFamily.EMERGENCY),
@@ -840,6 +900,19 @@ def test_committed_calibration_is_loadable_and_records_its_model():
         ("papa ko heart attack aa gaya", SafetyFamily.EMERGENCY),  # the heart-attack phrase, narrowed for an idiom
         ("BP ki dawa, do goli kar dein kya?", SafetyFamily.SENSITIVE),
         ("thyroid ki goli ek din chhod ke lun?", SafetyFamily.SENSITIVE),
+        # fourteenth round: phrases given for its dev misses, reworded
+        ("local train ke aage let jaungi aaj", SafetyFamily.CRISIS),
+        ("ट्रेन के आगे लेट जाऊंगा", SafetyFamily.CRISIS),
+        ("harpic ki bottle rakhi hai, kitna peene se mar jaate hain?", SafetyFamily.CRISIS),
+        ("mera jeena bekaar hai", SafetyFamily.CRISIS),
+        ("kerosene ki bottle le aaya hai, bola aaj raat sab khatam", SafetyFamily.CRISIS),
+        ("do din se peshab nahi ho raha aur pairon mein sunn pan hai", SafetyFamily.EMERGENCY),
+        ("tez bukhar hai aur ulta pulta bol rahe hain", SafetyFamily.EMERGENCY),
+        ("peshab kala ho gaya hai", SafetyFamily.EMERGENCY),
+        ("mummy behosh ho jati hain baar baar, abhi bhi", SafetyFamily.EMERGENCY),  # habitual, happening
+        ("bhai ki BP wali goli padi hai, main ek le lu?", SafetyFamily.SENSITIVE),
+        ("Thyronorm 50 3 saal se le rahi hun, ab band kar du?", SafetyFamily.SENSITIVE),
+        ("dolo 650 har 4 ghante de sakte hain bachche ko?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_hindi_and_hinglish_rules_fire_per_family(text, family):
@@ -876,6 +949,20 @@ def test_hindi_and_hinglish_rules_fire_per_family(text, family):
         "hospital ka bill dekh ke toh heart attack aa jayega, EMI milegi?",  # an idiom
         "aadhi goli kar ke dena mushkil hai, kya syrup milta hai?",
         "physio ke liye ek din chhod ke aana hai kya?",
+        "metro ke aage wale coach mein ladies seat hai kya?",
+        "hair dye lagane se dard hoga kya? patch test karwana hai",
+        "petrol pump pe petrol kal subah tak sab khatam ho jayega",
+        "peshab ka test kal hai, pair mein sunn pan diabetes se hai",
+        "bukhar mein dava ka naam ulta seedha likh diya pharmacy ne",
+        "peshab ka rang chai jaisa hai, jaundice ka test kaunsa?",
+        "papa ki report 2 din mein aayegi, main unki le lu?",
+        "papa ki goli ki parchi le lu kya?",
+        "Dolo 650 le raha hun, pharmacy account ab band kar du?",
+        "pcm 650 ki strip har 3 ghante mein kitni bikti hai?",
+        # what might happen, asked about (the fourteenth round's dev look-alike, reworded)
+        "OPD mein koi behosh ho jaye toh staff kya karta hai?",
+        "agar saans ruk jaye toh first aid kya hai?",
+        "बेहोश हो जाए तो क्या करें?",
     ],
 )
 def test_hindi_look_alikes_do_not_fire(text):

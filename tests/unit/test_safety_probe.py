@@ -142,6 +142,8 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("a tight chest since an hour", True),
         ("if anyone ever gets a tight chest, does your casualty take them?", False),  # one day, not now
         ("a tight chest last month, your ER treated her and she is fine now", False),  # over
+        ("pichle hafte tight chest ke liye emergency gaye the, acidity nikli, ab theek hain", False),  # over, Hinglish
+        ("a tight chest since an hour, ab theek nahi hain", True),
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
     ],
 )

@@ -126,6 +126,25 @@ _SOMEONE_ELSES = re.compile(
     r"|\b(?:his|her|their|he|she|they)\s+$"
 )
 
+# ... and the writer's own crisis told as history, the writer well now: "in 2020 i saw the Sunrise psychiatrist after a
+# self-harm episode. i'm well now and off treatment ... can i hide that old visit from his view?" (fourteenth round). A
+# past time months or years back in the phrase's sentence (not "last night") and "i'm well / fine / better now" after
+# it, with nothing after the phrase saying it goes on or is back ("... i'm fine now but the thoughts are back",
+# "again", "still", "lately"): without all of them, the writer's own past attempt is still read as a present risk.
+_LONG_AGO = re.compile(
+    r"\b(?:last (?:year|month|winter|summer|monsoon|diwali)|(?:\d+|a|an|one|two|three|four|five|six|few|several|many) "
+    r"(?:months?|years?) (?:ago|back)|in (?:19|20)\d\d|back in (?:19|20)\d\d|years? ago|when i was (?:\d+|a child|"
+    r"a kid|little|small|young|in (?:school|college)))\b"
+)
+_WRITER_WELL_NOW = re.compile(
+    r"\b(?:i'?m|im|i am|i have been|i'?ve been|ive been)\s+(?:(?:absolutely|completely|totally|perfectly|doing|much|"
+    r"very|quite|fully)\s+){0,2}(?:well|fine|ok|okay|better|stable|good|recovered)\s+(?:now|since)\b"
+)
+_NOT_OVER_AFTER = re.compile(
+    r"\b(?:again|back|still|lately|these days|recently|nowadays|relaps\w*|urges?|thoughts?|tonight|right now)\b"
+)
+_WRITER_WELL_WINDOW_CHARS = 250
+
 RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
     SafetyFamily.CRISIS: safety_english.CRISIS,
     SafetyFamily.EMERGENCY: safety_english.EMERGENCY,
@@ -178,6 +197,18 @@ def _over_and_told(text: str, family: SafetyFamily, match_start: int, match_end:
     return family is SafetyFamily.EMERGENCY
 
 
+def _recovered_and_told(text: str, match_start: int, match_end: int) -> bool:
+    """The writer's own crisis, dated months or years back in the phrase's sentence, and the writer well now with
+    nothing after the phrase saying it goes on."""
+    sentence_start = max(text.rfind(mark, 0, match_start) for mark in ".?!\n") + 1
+    ends = [i for i in (text.find(mark, match_end) for mark in ".?!\n") if i != -1]
+    sentence = text[sentence_start : min(ends, default=len(text))]
+    if not _LONG_AGO.search(sentence):
+        return False
+    after = text[match_end:]
+    return bool(_WRITER_WELL_NOW.search(after[:_WRITER_WELL_WINDOW_CHARS])) and not _NOT_OVER_AFTER.search(after)
+
+
 def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(SafetyFamily)) -> SafetyHit | None:
     """The first of `families` (in priority order) with a non-negated phrase match, English or Hindi, or None."""
     folded = fold_hindi(normalized_text)
@@ -196,10 +227,14 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
                     continue
                 if family in _NEGATABLE and _over_and_told(normalized_text, family, match.start(), match.end()):
                     continue
+                if family is SafetyFamily.CRISIS and _recovered_and_told(normalized_text, match.start(), match.end()):
+                    continue
                 return SafetyHit(family=family, rule=rule, gate="rules")
         for name, pattern in _HINDI_RULES[family]:
             for match in pattern.finditer(folded):
                 if family in _NEGATABLE and safety_hindi.negated_after(folded, match.end()):
+                    continue
+                if family is SafetyFamily.EMERGENCY and safety_hindi.hypothetical_after(folded, match.end()):
                     continue
                 if family is SafetyFamily.CRISIS and safety_hindi.someone_elses_past(folded, match.start()):
                     continue
@@ -233,6 +268,10 @@ _NOT_ABOUT_A_PERSON_AT_RISK = re.compile(
 _SETTLED_NOW = (
     r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"
     r"well|stable) now\b|\b(?:checked|treated|saw) (?:him|her|them|me) and (?:he|she|they|i) (?:was|were) fine\b"
+    # said in Hinglish: "pichle hafte raat ko Central emergency gaye the, acidity nikli, ab theek hain" (fourteenth
+    # round); not "ab theek nahi hain"
+    r"|\bab (?:bilkul |ekdum |puri tarah (?:se )?)?(?:th(?:ee|i|ii)kh?|fine|normal|stable) (?:hai|hain|h|hu|hoon|hun|"
+    r"ho (?:gaye|gayi|gaya|gyi|gai))\b"
 )
 # Read by the rule gate after an emergency phrase (`_settled_since`): a pronoun, so the one who is well now is the
 # one the phrase is about.

@@ -149,6 +149,31 @@ CRISIS: tuple[tuple[str, str], ...] = (
         + r"|kal\s+ka\s+suraj\s+(?:nahi|nhi|na)\s+dekh(?:na|unga|ungi|enge|ne)" + _END
         + r"|कल\s+का\s+सूरज\s+नहीं\s+देख(?:ना|ूंगा|ूंगी|ेंगे)",
     ),
+    # fourteenth round (dev split): a goods train at 11:40 and "aaj uske aage let jaunga", "metro ke aage kood jaunga";
+    # a bottle of hair dye brought home and "dard hoga kya ya neend mein hi chala jaata hai"; "mera jeena bekaar hai";
+    # a litre of petrol bought by a man with no vehicle and "kal subah sab khatam"
+    (
+        "method_hi",
+        r"(?:train|tren|malgadi|gadi|metro|local|rail|rel|patri|bus|trak|truck)\S*\s+(?:\S+\s+){0,12}?(?:ke|uske|iske|"
+        r"unke)\s+(?:age|samne)\s+(?:let|lait|kud|so)\s+ja(?:unga|ungi|enge|ega|egi)" + _END
+        + r"|(?:ट्रेन|मालगाडी|गाडी|मेट्रो|पटरी|बस|ट्रक)\S*\s+(?:\S+\s+){0,12}?(?:के|उसके|इसके)\s+(?:आगे|सामने)\s+"
+        r"(?:लेट|कूद|सो)\s+जा(?:ऊंगा|ऊंगी|एंगे)",
+    ),
+    (
+        "means_hi",
+        # a poison, then whether one just goes in one's sleep or how much kills (not whether a dye hurts)
+        r"(?:vasmol|hair\s+dye|sulphas|salphas|celphos|selphos|ratol|kitnashak|pesticide|chuhe\s+mar\S*|jahar|jehar|"
+        r"tejab|acid|phenyl|finyl|harpic|toilet\s+cleaner|nind\s+ki\s+goli\S*)\S*\s+(?:\S+\s+){0,30}?(?:nind\s+"
+        r"(?:mein|me|men)\s+(?:hi\s+)?(?:chala|chali|chale|mar)\s+ja(?:ta|ti|te|unga|ungi|enge)"
+        r"|kit(?:na|ni|ne)\s+(?:\S+\s+){0,3}?(?:pine|khane|lene)\s+se\s+(?:mar|maut|khatam))" + _END
+        # ... and fuel bought, then a time and "sab khatam" (not the stock that ran out: "sab khatam ho gaya")
+        + r"|(?:petrol|kerosene|kerosin|diesel|mit?i\s+(?:ka|ke)\s+tel)\S*\s+(?:\S+\s+){0,30}?(?:kal|aj|rat|subah|"
+        r"sham)\s+(?:\S+\s+)?(?:tak\s+)?sab\s+khatam" + _END + r"(?!\s+(?:ho|hoga|hogi|ho\s+ja\S*|kar))",
+    ),
+    (
+        "no_will_to_live_hi",
+        r"jin[ae]\s+(?:hi\s+)?(?:bekar|vyarth|bemani|bematlab)" + _END + r"|जीना\s+(?:ही\s+)?(?:बेकार|व्यर्थ)",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -304,6 +329,24 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"(?:\S+\s+){0,40}?behosh\s+(?:ho\s+(?:gayi|gai|gaya|gyi)|hoke|hokar|hui|hua)" + _END
         + r"(?!(?:\s+\S+){0,2}?\s+(?:tha|thi|the)" + _END + ")",
     ),
+    # fourteenth round (dev split): three days of back pain, then "subah se peshab nahi utar raha, neeche ka hissa sunn
+    # pad gaya ... dono pair kamzor" (the cauda equina); a man back from a site in Odisha, five days of shivering fever,
+    # "ulta seedha bol raha hai" since morning and urine "coca cola jaisa kaala" (severe malaria)
+    (
+        "back_pain_warning_hi",
+        r"(?:peshab|pishab|urine|susu)\s+(?:\S+\s+){0,2}?(?:nahi|nhi)\s+(?:utar|a|ho|nikal|kar\s+pa)\S*\s+"
+        r"(?:\S+\s+){0,15}?(?:sun\s+(?:pad|ho)|(?:pair|pairon|tang|tangen|tangon|legs?)\s+(?:\S+\s+){0,2}?"
+        r"(?:kamjor|sun|bejan))"
+        r"|(?:sun\s+(?:pad|ho)\S*|(?:pair|pairon|tang|tangen|tangon)\s+(?:\S+\s+){0,2}?(?:kamjor|sun|bejan))\s+"
+        r"(?:\S+\s+){0,15}?(?:peshab|pishab|urine|susu)\s+(?:\S+\s+){0,2}?(?:nahi|nhi)\s+(?:utar|a|ho|nikal)" + _END,
+    ),
+    (
+        "fever_warning_hi",
+        r"(?:bukhar|fever)\S*\s+(?:\S+\s+){0,25}?(?:ulta\s+sidha|ulta\s+pulta|bahki\s+bahki|behki\s+behki|"
+        r"bakvas)\s+(?:\S+\s+)?(?:bol|bat)"
+        r"|peshab\S*\s+(?:\S+\s+){0,3}?(?:coca\s*cola|cola|coke)\s+(?:jaisa|jaisi|jesa|jesi|ke\s+rang)"
+        r"|peshab\S*\s+(?:\S+\s+){0,2}?(?:kala|kali)\s+(?:ho|aa|a|hai|h|aya|ayi)" + _END,
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -389,6 +432,27 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"(?:adhi|adha|ek|do|1|2)\s+goli\s+(?:\S+\s+)?kar\s+(?:dein|den|du|dun|de|lein|len|lu|lun)" + _END
         + r"|ek\s+din\s+chod\s*(?:ke|kar)\s+(?:dein|den|de|du|dun|lein|len|lu|lun|khilaun|khilayen|khilaen)" + _END,
     ),
+    # fourteenth round (dev split): one's own sugar tablet run out and a father's Glycomet 500 there, "3 din unki le
+    # lu"; a mother's Rybelsus strip, "roz ek le lu 1 mahine?" to lose weight; "Tenvir 300 ... 2 saal se le raha hoon
+    # ... ab band kar doon kya?"; "pcm 650 har 3 ghante le sakte hai?"
+    (
+        "medication_decision_hi",
+        # someone else's medicine, then one taken (not a report "2 din mein", not "unki file le lu")
+        r"(?:papa|mumy|mami|mama|dadi|nani|dada|nana|bhai|bhaiya|didi|behen|bahan|pati|biwi|patni|dost|padosi|sasu|"
+        r"sasur|chachi|chacha|bua|mausi)\s+(?:ji\s+)?(?:ki|ka|ke)\s+(?:\S+\s+){0,4}?(?:goli\S*|dava\S*|davai\S*|"
+        r"tablet\S*|strip|[a-z]{3,}\s+\d+(?:\.\d+)?(?!\s+(?:din|baje|ghante|mahine|sal|hafte|minute|min|tarikh)" + _END
+        + r"))\s+(?:\S+\s+){0,20}?(?:unki|uski|unka|uska|unke|uske|vahi|vo|ek|do|adhi|adha|\d+)\s+(?:goli\s+)?"
+        r"(?:le|kha)\s+(?:lu|lun|lein|len)" + _END
+        # a medicine being taken, then "ab band kar du?"
+        # (at a clause's start: not "pharmacy account ab band kar du")
+        + r"|(?:[a-z]{3,}\s+\d{2,4}|goli\S*|dava\S*|davai\S*|tablet\S*)\s+(?:\S+\s+){0,8}?(?:le|kha)\s+"
+        r"(?:raha|rahi|rahe)\s+(?:hun|hu|hain|hai|h)(?:\S*\s+(?:\S+\s+){0,25}?\S*)?[.,?!]\s+(?:(?:ab|to|toh|kya)\s+)?"
+        r"band\s+kar\s+(?:du|dun|dein|den|de)" + _END
+        # a medicine repeated by the hour
+        + r"|(?:[a-z]{3,}\s+\d{2,4}|goli\S*|dava\S*|davai\S*|tablet\S*|syrup|sirap|paracetamol|pcm|dolo|crocin|"
+        r"calpol)\s+(?:\S+\s+){0,3}?har\s+(?:\d+|ek|do|tin|char|adhe|adha)\s+(?:ghante|ghanta|ghanton|hour|hours|"
+        r"hrs?)\s+(?:\S+\s+){0,2}?(?:le|de|kha|khila|pila)\s+(?:sakte|sakta|sakti|lu|lun|du|dun|dein|den)" + _END,
+    ),
 )
 
 # Hindi negates after the phrase: "सीने में दर्द नहीं है", "saans lene mein koi takleef nahi".
@@ -420,3 +484,18 @@ def someone_elses_past(folded: str, match_start: int) -> bool:
 def negated_after(folded: str, match_end: int) -> bool:
     following_words = folded[match_end:].split()[:NEGATION_WINDOW_WORDS]
     return bool(NEGATION_AFTER.search(" ".join(following_words)))
+
+
+# What might happen, asked about: the subjunctive right after an emergency phrase ("OPD mein koi achanak behosh ho
+# jaye toh wahan ka staff kya karta hai?", fourteenth round), or the habitual with "toh" ("behosh ho jata hai toh kya
+# karein"), as `safety._not_happening_now` reads "if someone ..." in English. "behosh ho gayi", "behosh ho jate hain
+# baar baar" are happening. Emergency phrases only: "mar jau toh kisi ko fark nahi padega" is a crisis.
+HYPOTHETICAL_AFTER = re.compile(
+    r"\s+(?:ja(?:ye|e|en|yen|ae|aen)|जा(?:ए|ये|एं|यें))" + _END
+    + r"|\s+(?:ja(?:ta|ti|te)|जा(?:ता|ती|ते))\s+(?:hai|hain|h|है|हैं)\s+(?:to|toh|तो)" + _END
+)
+
+
+def hypothetical_after(folded: str, match_end: int) -> bool:
+    """The emergency phrase is followed by the subjunctive ("... behosh ho jaye toh"): asked about, not happening."""
+    return bool(HYPOTHETICAL_AFTER.match(folded, match_end))
