@@ -490,6 +490,14 @@ def test_a_sentence_that_refers_back_names_the_sentence_before_it():
     ("But the fee must be prepaid.", True),
     ("Thenar muscle pain is treated by the orthopaedic team.", False),
     ("Butterfly needles are used for children.", False),
+    # a phrase that names the thing the sentence before described ("-t: Turn on autocommit. In this mode, ...")
+    ("In this mode, each SQL command is automatically committed.", True),
+    ("With such statistics, the planner recognizes that the conditions are redundant.", True),
+    ("To do that, you must revoke the default PUBLIC privileges.", True),
+    ("For this reason the fee is not refunded.", True),
+    ("In the default mode, commands are committed only when EXEC SQL COMMIT is issued.", False),
+    ("In this section we describe the refund steps.", False),  # the document, not the sentence before
+    ("With thin margins, refunds are batched.", False),
 ])
 def test_which_sentences_refer_back(text, back):
     assert refers_back(text) is back

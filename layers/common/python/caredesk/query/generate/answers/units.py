@@ -60,11 +60,16 @@ class AnswerUnit:
 
 # A sentence opening with words that point back ("It applies to ...", "This discussion is free.", "They are
 # not an emergency service", "After that the request lapses.") or that go on from the sentence before it
-# ("However, the tar format does not support compression.", "Then actual run time statistics are added.")
+# ("However, the tar format does not support compression.", "Then actual run time statistics are added.") or
+# that names what it described ("-t: Turn on autocommit of transactions. In this mode, each SQL command ...")
 # depends on that sentence. "It" as a placeholder subject ("It is possible to use SSH ...", "It's wise to be
 # conservative ...") points at what follows, not back.
 _REFERS_BACK = re.compile(r"(?:It|Its|This|These|That|Those|They|Their|Such|Otherwise|(?:After|Before) (?:that|this)"
-                          r"|In (?:that|this) case|If (?:so|not)|However|But|Then|Instead|Therefore|Thus|Hence"
+                          # "In this mode, ...", "With such statistics, ..." (not "In this section": the document)
+                          r"|(?:In|With|For|At|By|Under|On|From) (?:that|this|these|those|such)"
+                          r" (?!(?:section|chapter|page|document|guide|policy|manual)\b)\w+"
+                          r"|(?:To|By|In) doing so|To do (?:so|this|that)|Doing so"
+                          r"|If (?:so|not)|However|But|Then|Instead|Therefore|Thus|Hence"
                           r"|Nevertheless|Nonetheless|Likewise|Similarly|Conversely|In addition|Moreover"
                           r"|Furthermore|As a result)\b")
 _PLACEHOLDER_IT = re.compile(
