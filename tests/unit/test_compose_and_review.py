@@ -9,6 +9,7 @@ from caredesk.query.generate.answers.compose import compose_answer
 from caredesk.query.generate.answers.decision import DECISION_FEATURES, DecisionModel
 from caredesk.query.generate.answers.inputs import embedded_inputs
 from caredesk.query.generate.answers.model import LogisticModel
+from caredesk.query.review.relevance import relevance_failures
 from caredesk.query.review.rendering import render_answer
 from caredesk.query.review.reviewer import review_draft
 
@@ -300,3 +301,23 @@ def test_context_sharing_no_question_word_is_removed_without_being_embedded(embe
     removed = {r.sentence: (r.reason, r.context) for r in outcome.removed}
     assert removed[elsewhere.text] == ("not_relevant:no_question_terms", True)
     assert not any(elsewhere.text in text for text in embedded)
+
+
+def test_context_may_share_a_word_of_the_story_an_answering_sentence_must_share_one_of_the_asking_sentences(
+        embedder):
+    """Retrieval ranked the context's section first on the whole message, so a word of the story keeps context
+    ("... my cardiology appointment ... What do I pay?" keeps the cancellation section's sentence that names the
+    appointment); an answering sentence sharing only a story word still needs its cosine."""
+    question = "My cardiology appointment is next week. What do I pay?"
+    good = DraftSentence(text=FEES.body.split(". ")[0] + ".", chunk_ids=[FEES.chunk_id])
+    story_word = _context("Cancelling at least 24 hours before the appointment is free of charge.", CANCEL.chunk_id)
+    outcome = review_draft([good, story_word], [FEES, CANCEL], embedder.embed, question=question)
+    assert outcome.kept == [good, story_word]
+    # the same sentence answering: "appointment" is the story's word, not the asking sentence's
+    as_answer = DraftSentence(text=story_word.text, chunk_ids=story_word.chunk_ids)
+    def failures(whole_message: bool) -> dict[int, str]:
+        return relevance_failures(question, [as_answer], [CANCEL], embedder.embed, threshold=1.0,
+                                  cosine_rescues=False, whole_message=whole_message)
+
+    assert failures(whole_message=False) == {0: "not_relevant:no_question_terms"}
+    assert failures(whole_message=True) == {}

@@ -109,8 +109,11 @@ def _review(
     if question is not None and (context or not safety_failure):
         cut = relevance_threshold if relevance_threshold is not None else relevance_cosine_threshold()
         # Context must share a question word: embedding it to rescue it by cosine cost ~20 ms of CPU an
-        # /ask for two answers in 413 (docs/grounded-answers.md, nineteenth round).
-        failures = relevance_failures(question, supported, passages, embed, cut, related, cosine_rescues=not context)
+        # /ask for two answers in 413 (docs/grounded-answers.md, nineteenth round). A word of the whole message
+        # will do, as for the retrieval that ranked its section first: "A report joins orders to customers ...
+        # How do I keep every order ...?" keeps "This query is called a left outer join ..." (twenty-eighth round).
+        failures = relevance_failures(question, supported, passages, embed, cut, related, cosine_rescues=not context,
+                                      whole_message=context)
         kept = [s for i, s in enumerate(supported) if i not in failures]
         removed += [Removal(sentence=supported[i].text, reason=reason, context=context)
                     for i, reason in sorted(failures.items())]
