@@ -1074,3 +1074,18 @@ def test_a_unit_stating_the_time_and_the_charge_asked_about_answers_before_a_tim
     assert cued_first(scored, terms, delta=0.5) == scored
     plain_time, plain_terms = cosine_scored([clinic, charges], "How late can I cancel?", cosines)
     assert cued_first(plain_time, plain_terms, delta=1.0) == plain_time
+
+
+def test_a_unit_naming_everything_asked_answers_first_when_it_scores_close_to_the_best():
+    from caredesk.query.generate.answers.compose import covering_first
+
+    combining = Passage(source="kb/public/fees.md", chunk_id="fees#3", heading="Fees > Combining",
+                        body="A patient entitled to the senior citizen discount and a follow-up discount gets the "
+                             "larger discount.", score=0.3, similarity=0.6)
+    opinions = Passage(source="kb/public/opinion.md", chunk_id="opinion#2", heading="Second Opinion > Fees",
+                       body="Senior citizen discounts do not apply to second opinions.", score=0.2, similarity=0.5)
+    scored, terms = cosine_scored([combining, opinions], "Do I get my senior discount on a second opinion?", {
+        combining.body: 1.0, opinions.body: 0.8})
+    assert scored[0][1].unit.text == combining.body  # the cosine alone prefers the sentence about discounts
+    assert covering_first(scored, terms)[0][1].unit.text == opinions.body
+    assert covering_first(scored, terms, delta=1.0) == scored  # 2 log-odds below the best: too far
