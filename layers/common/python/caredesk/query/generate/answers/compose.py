@@ -42,7 +42,7 @@ position).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -173,16 +173,21 @@ def covering_first(
     if len(stems) < 2 or not scored:
         return list(scored)
 
-    def names_all(candidate: Candidate) -> bool:
-        return all(terms.covers(stem, candidate.words) for stem in stems)
+    return _promoted(scored, lambda candidate: all(terms.covers(stem, candidate.words) for stem in stems), delta)
 
+
+def _promoted(
+    scored: Sequence[tuple[float, Candidate]], qualifies: Callable[[Candidate], bool], delta: float,
+) -> list[tuple[float, Candidate]]:
+    """`scored` with the best unit that `qualifies` moved to the front, when the best unit does not and it scores
+    within `delta` of it."""
     best_score, best = scored[0]
-    if names_all(best):
+    if qualifies(best):
         return list(scored)
-    covering = next((pair for pair in scored if names_all(pair[1])), None)
-    if covering is None or covering[0] < best_score - delta:
+    promoted = next((pair for pair in scored if qualifies(pair[1])), None)
+    if promoted is None or promoted[0] < best_score - delta:
         return list(scored)
-    return [covering, *(pair for pair in scored if pair is not covering)]
+    return [promoted, *(pair for pair in scored if pair is not promoted)]
 
 
 def best_first(chosen: Sequence[Candidate], best: Candidate) -> list[Candidate]:
@@ -232,13 +237,7 @@ def cued_first(
         text = plain(candidate.unit.text)
         return all(holds_kind(text, kind) for kind in wanted)
 
-    best_score, best = scored[0]
-    if states_all(best):
-        return list(scored)
-    cued = next((pair for pair in scored if states_all(pair[1])), None)
-    if cued is None or cued[0] < best_score - delta:
-        return list(scored)
-    return [cued, *(pair for pair in scored if pair is not cued)]
+    return _promoted(scored, states_all, delta)
 
 
 def pinpointed_first(scored: Sequence[tuple[float, Candidate]], terms: QuestionTerms) -> list[tuple[float, Candidate]]:
