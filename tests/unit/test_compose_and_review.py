@@ -315,9 +315,8 @@ def test_context_may_share_a_word_of_the_story_an_answering_sentence_must_share_
     assert outcome.kept == [good, story_word]
     # the same sentence answering: "appointment" is the story's word, not the asking sentence's
     as_answer = DraftSentence(text=story_word.text, chunk_ids=story_word.chunk_ids)
-    def failures(whole_message: bool) -> dict[int, str]:
-        return relevance_failures(question, [as_answer], [CANCEL], embedder.embed, threshold=1.0,
-                                  cosine_rescues=False, whole_message=whole_message)
+    def failures(context: bool) -> dict[int, str]:
+        return relevance_failures(question, [as_answer], [CANCEL], embedder.embed, threshold=1.0, context=context)
 
-    assert failures(whole_message=False) == {0: "not_relevant:no_question_terms"}
-    assert failures(whole_message=True) == {}
+    assert failures(context=False) == {0: "not_relevant:no_question_terms"}
+    assert failures(context=True) == {}

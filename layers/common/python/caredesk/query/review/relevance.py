@@ -46,21 +46,19 @@ def relevance_failures(
     threshold: float,
     related: Related | None = None,
     *,
-    cosine_rescues: bool = True,
-    whole_message: bool = False,
+    context: bool = False,
 ) -> dict[int, str]:
     """index -> reason for each sentence that does not address the question (checked sentences only:
-    a sentence that cites nothing retrieved is left to the support checks). With `cosine_rescues` off, a
-    sentence sharing no question term fails without being embedded. With `whole_message`, a term of the
-    story around the asking sentences counts too: the reviewer's reading of context sentences, the rest of
-    the section retrieval ranked first on the whole message."""
+    a sentence that cites nothing retrieved is left to the support checks). For `context` sentences (the rest
+    of the section retrieval ranked first on the whole message) a term of the story around the asking
+    sentences counts too, and one sharing no term fails without being embedded."""
     headings = {p.chunk_id: p.heading for p in passages}
     checked = [i for i, s in enumerate(sentences) if s.chunk_ids and all(c in headings for c in s.chunk_ids)]
     if not checked or not question.strip():
         return {}
     # What is asked, not the story around it: "I booked a visit ... How late can I cancel?" is not
     # addressed by a sentence that shares only "visit" (a message with no salient asking term is read whole).
-    terms = salient_terms(question if whole_message else asking_text(question)) or salient_terms(question)
+    terms = salient_terms(question if context else asking_text(question)) or salient_terms(question)
     expanded = {stem: {stem} | (related(stem) if related else set()) for stem in terms}
     structures = chunk_structures(passages)
     readings = read_with_lead_ins([sentences[i] for i in checked], structures)
@@ -76,7 +74,7 @@ def relevance_failures(
         if not any(mentions(form, words) for forms in expanded.values() for form in forms):
             unshared[index] = reading
     failures: dict[int, str] = {}
-    if unshared and not cosine_rescues:
+    if unshared and context:
         failures.update({index: "not_relevant:no_question_terms" for index in unshared})
     elif unshared:
         vectors = embed([question, *unshared.values()])

@@ -112,8 +112,7 @@ def _review(
         # /ask for two answers in 413 (docs/grounded-answers.md, nineteenth round). A word of the whole message
         # will do, as for the retrieval that ranked its section first: "A report joins orders to customers ...
         # How do I keep every order ...?" keeps "This query is called a left outer join ..." (twenty-eighth round).
-        failures = relevance_failures(question, supported, passages, embed, cut, related, cosine_rescues=not context,
-                                      whole_message=context)
+        failures = relevance_failures(question, supported, passages, embed, cut, related, context=context)
         kept = [s for i, s in enumerate(supported) if i not in failures]
         removed += [Removal(sentence=supported[i].text, reason=reason, context=context)
                     for i, reason in sorted(failures.items())]

@@ -172,7 +172,6 @@ def covering_first(
     stems = [stem for stem in (terms.asked or terms.weights) if stem in terms.weights]
     if len(stems) < 2 or not scored:
         return list(scored)
-
     return _promoted(scored, lambda candidate: all(terms.covers(stem, candidate.words) for stem in stems), delta)
 
 
