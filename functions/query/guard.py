@@ -9,7 +9,7 @@ from caredesk.correlation import correlated
 from caredesk.embedding import get_embedder
 from caredesk.embedding_memory import RememberedEmbed
 from caredesk.observability import STEP_TRACE_ID, step_metrics
-from caredesk.query.guard import GuardConfig, carry_screened_vector, run_guard
+from caredesk.query.guard import GuardConfig, RememberedScreening, carry_screened_vector, run_guard
 from caredesk.runtime import audit_trail, contact_sealer, session_memory
 
 logger = Logger()
@@ -24,6 +24,8 @@ EMBEDDER = get_embedder()
 EMBED = RecordingEmbed(RememberedEmbed(EMBEDDER.embed))
 # The budgets and semantic threshold in force, as GET /governance reports them; read once per container.
 GUARD_CONFIG = GuardConfig.from_env()
+# The decisions of messages this container screened before (the same decision evaluating again gives).
+SCREEN = RememberedScreening(embed=EMBED, config=GUARD_CONFIG)
 
 
 @logger.inject_lambda_context(log_event=False)
@@ -34,7 +36,8 @@ GUARD_CONFIG = GuardConfig.from_env()
 def handler(event: dict, context: LambdaContext) -> dict:
     step_event = parse_step_event(event)
     with recording() as embedded:
-        result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBED, sealer=SEALER, config=GUARD_CONFIG)
+        result = run_guard(step_event, memory=MEMORY, audit=AUDIT, embed=EMBED, sealer=SEALER, config=GUARD_CONFIG,
+                           screen=SCREEN)
     result = carry_screened_vector(result, embedded, EMBEDDER.token_key)
     metrics.add_metric(name=f"Guard_{result.action}", unit=MetricUnit.Count, value=1)
     logger.info("guard decided", action=result.action, rule=result.rule, flags=result.flags)

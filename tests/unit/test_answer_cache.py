@@ -3,6 +3,7 @@ of a hit. The table is an in-memory stand-in with DynamoDB's get_item / put_item
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -22,6 +23,7 @@ from caredesk.answer_cache import (
 from caredesk.audit import AuditTrail
 from caredesk.contracts import (
     AppointmentFact,
+    Caller,
     Citation,
     DraftSentence,
     GenerateResult,
@@ -31,9 +33,11 @@ from caredesk.contracts import (
     ReviewResult,
     ReviewSummary,
     StepEvent,
+    Turn,
     Verdict,
 )
 from caredesk.replies import I_DO_NOT_KNOW, make_reply
+from caredesk.sessions import SessionMemory
 
 QUESTION = "How much does a dermatology consultation cost?"
 VERSION = "0123456789abcdef.deadbeef"
@@ -70,8 +74,8 @@ class FakeMemory:
     def __init__(self) -> None:
         self.turns: list[tuple[str, Any]] = []
 
-    def conversation_for(self, state: Any) -> Any:
-        return SimpleNamespace(session_id=state.session_id)
+    def conversation_for(self, state: Any, *, turns: Any = None) -> Any:
+        return SimpleNamespace(session_id=state.session_id, turns=turns)
 
     def remember(self, conversation: Any, turn: Any) -> list[Any]:
         self.turns.append((conversation.session_id, turn))
@@ -85,11 +89,11 @@ def guard(question: str = QUESTION, **changes: Any) -> GuardResult:
 
 def event(trace_id: str, *, tier: str = "public", guard_result: GuardResult | None = None,
           retrieve: RetrieveResult | None = None, generate: GenerateResult | None = None,
-          session_id: str = "session-0001") -> StepEvent:
+          session_id: str = "session-0001", client_id: str | None = None) -> StepEvent:
     state: dict[str, Any] = {
         "trace_id": trace_id,
         "session_id": session_id,
-        "request": {"question": QUESTION},
+        "request": {"question": QUESTION, "client_id": client_id},
         "caller": {"tier": tier},
         "guard": {"result": (guard_result or guard()).model_dump(mode="json")},
     }
@@ -177,6 +181,45 @@ def test_an_approved_answer_is_served_again_with_the_new_trace_and_the_original_
     # The turn is remembered, so a follow-up to a cached answer has its context.
     ((session, turn),) = memory.turns
     assert session == "session-0002" and turn.outcome is Outcome.ANSWERED and turn.sources == [CITATION.source]
+
+
+class CountingSessions(FakeTable):
+    """The sessions table: get_item / put_item over a dict, every call counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def get_item(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append("GetItem")
+        return super().get_item(**kwargs)
+
+    def put_item(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append("PutItem")
+        return super().put_item(**kwargs)
+
+
+def test_a_hit_remembers_its_turn_after_the_turns_the_guard_read_without_reading_them_again(cache):
+    """The Guard read the session's turns moments before in the same execution (its `history`): the hit appends
+    to those, with one write and no second read of the sessions table."""
+    answered_once(cache)
+    sessions = CountingSessions()
+    memory = SessionMemory(sessions, owner_key=b"k" * 32)
+    caller = Caller(tier="public")
+    owner = memory.owner_of(caller, "browser-0000000001")
+    earlier = Turn(masked_question="Where is the clinic?", outcome=Outcome.ANSWERED, sources=["kb/public/a.md"])
+    sessions.items["session-0002"] = {"session_id": "session-0002", "owner": owner,
+                                      "turns": json.dumps([earlier.model_dump(mode="json")]),
+                                      "expires_at": int(time.time()) + 600}
+    guard_result = guard(session_id="session-0002", history=[earlier])
+    repeat = event("trace-repeat-2", guard_result=guard_result, session_id="session-0002",
+                   client_id="browser-0000000001")
+    hit = serve_from_cache(repeat, cache=cache, version=VERSION, memory=memory, audit=AuditTrail(FakeTable()))
+    assert hit is not None and hit.cache_hit
+    assert sessions.calls == ["PutItem"]
+    stored = [Turn.model_validate(t) for t in json.loads(sessions.items["session-0002"]["turns"])]
+    assert [t.masked_question for t in stored] == ["Where is the clinic?", QUESTION]
+    assert stored[-1].outcome is Outcome.ANSWERED and stored[-1].sources == [CITATION.source]
 
 
 def test_an_unseen_question_is_a_miss(cache):

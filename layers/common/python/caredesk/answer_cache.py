@@ -199,8 +199,10 @@ def serve_from_cache(event: StepEvent, *, cache: AnswerCache, version: str, memo
     cached = cache.get(cache.key(tier=state.caller.tier, version=version, masked_query=guard.masked_query))
     if cached is None or cached.knowledge_version != version:
         return None
-    # The session the guard decided (caredesk.sessions), as the Review step would remember it.
-    conversation = memory.conversation_for(state)
+    # The session the guard decided (caredesk.sessions), as the Review step would remember it, with the turns
+    # the Guard read for it a few milliseconds ago in this execution (its `history`: every stored turn), so
+    # the hit reads the sessions table once, not twice.
+    conversation = memory.conversation_for(state, turns=tuple(guard.history))
     reply = make_reply(trace_id=state.trace_id, session_id=conversation.session_id, outcome=Outcome.ANSWERED,
                        answer=cached.answer, started_at=event.started_at, citations=cached.citations,
                        review=cached.review)

@@ -1,7 +1,7 @@
 """The audit trail: one DynamoDB item per pipeline step (the README's "Audit item" contract).
 
 Items hold masked text only: callers pass the guard's masked query, never the raw question, and
-`build_item` masks it once more in its at-rest form (`mask_at_rest`: also calendar dates and the
+`build_item` masks it once more in its at-rest form (`mask_at_rest`, via `at_rest_text`: also calendar dates and the
 health conditions a message discloses), so nothing a writer forgets reaches the 400-day table.
 `pk = TRACE#<trace_id>`, `sk = <seq>#<step>`; the `by_session` and `by_day` GSIs serve auditors.
 """
@@ -18,7 +18,7 @@ from typing import Any
 from boto3.dynamodb.conditions import Attr, Key
 
 from caredesk.audit_seal import QuerySealer
-from caredesk.query.guard import mask_at_rest
+from caredesk.query.guard import at_rest_text
 
 # A handover's "opened" item follows the step that opened it; staff's later state changes of a
 # handover, and a foreign-session item, are traces of their own (caredesk.handovers, caredesk.sessions).
@@ -89,7 +89,7 @@ def build_item(
         "flags": list(event.flags),
         "expires_at": expires_at(at, retention_days),
     }
-    stored_query = mask_at_rest(event.masked_query).masked if event.masked_query else None
+    stored_query = at_rest_text(event.masked_query) if event.masked_query else None
     optional = {
         "session_id": event.session_id,
         "tier": event.tier,

@@ -81,6 +81,12 @@ def recording() -> Iterator[dict[str, np.ndarray]]:
         _RECORDED.reset(token)
 
 
+def is_recorded(text: str) -> bool:
+    """Whether a RecordingEmbed has recorded `text` in the current `recording()` block (False outside one)."""
+    recorded = _RECORDED.get()
+    return recorded is not None and text in recorded
+
+
 def guard_vectors(result: GuardResult | None) -> dict[str, np.ndarray]:
     """The vector Guard carried for the message it screened, keyed by its token ids ({} when it carried
     none: a message the semantic gate did not read, a state written before the field existed)."""

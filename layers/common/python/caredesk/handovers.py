@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from caredesk.audit import AuditEvent, AuditTrail
 from caredesk.contracts import Caller, HandoverMessage, QueryState, Turn
 from caredesk.errors import CareDeskError, InvalidRequestError
-from caredesk.query.guard import mask_at_rest
+from caredesk.query.guard import at_rest_text
 from caredesk.replies import handover_reply
 from caredesk.sealing import KmsSealer
 from caredesk.tiers import Tier
@@ -111,7 +111,7 @@ def open_handover(
     """The message for HandoverTopic (published by the state machine) and the reply; audited as opened."""
     handover_id = new_handover_id()
     # The queue, the e-mail and the work list are storage: the at-rest form (dates, conditions too).
-    masked_question = mask_at_rest(masked_question).masked
+    masked_question = at_rest_text(masked_question)
     patient_id = handover_patient(state.caller)
     contact = state.request.contact_number if patient_id else None  # a public caller's number is not kept
     message = HandoverMessage(
@@ -122,7 +122,7 @@ def open_handover(
         masked_question=masked_question,
         tier=Tier.parse(state.caller.tier).label,
         patient_id=patient_id,
-        conversation=[mask_at_rest(t.masked_question).masked for t in history][-CONVERSATION_TURNS:],
+        conversation=[at_rest_text(t.masked_question) for t in history][-CONVERSATION_TURNS:],
         contact_ciphertext=sealer.seal(contact, handover_id) if contact else None,
         opened_at=_now(),
     )
@@ -288,7 +288,7 @@ class HandoverDesk:
                 session_id=item.get("session_id"),
                 tier=item.get("tier"),
                 details={"handover_id": item["handover_id"], "request_trace_id": item.get("trace_id"),
-                         "staff": action.staff, "note": mask_at_rest(action.note).masked if action.note else None,
+                         "staff": action.staff, "note": at_rest_text(action.note) if action.note else None,
                          **details},
             )
         )

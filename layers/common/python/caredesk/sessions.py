@@ -24,7 +24,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from caredesk.contracts import Caller, QueryState, Turn
-from caredesk.query.guard import mask_at_rest
+from caredesk.query.guard import at_rest_text
 from caredesk.tiers import Tier
 
 # 18 random bytes -> 24 URL-safe characters (within SESSION_ID_PATTERN).
@@ -76,12 +76,14 @@ class SessionMemory:
             return Conversation(new_session_id(), owner, session_id, foreign=True, turns=())
         return Conversation(session_id, owner, session_id, foreign=False, turns=self._turns(item))
 
-    def conversation_for(self, state: QueryState) -> Conversation:
-        """The conversation the Guard step opened, for the steps after it (they remember turns in it)."""
+    def conversation_for(self, state: QueryState, *, turns: tuple[Turn, ...] | None = None) -> Conversation:
+        """The conversation the Guard step opened, for the steps after it (they remember turns in it).
+        `turns`: the turns already read for it (the Guard's `history`), so `remember` does not read them again;
+        None: `remember` reads them."""
         guard = state.guard.result if state.guard else None
         session_id = guard.session_id if guard and guard.session_id else state.session_id
         return Conversation(session_id, self.owner_of(state.caller, state.request.client_id), state.session_id,
-                            foreign=session_id != state.session_id)
+                            foreign=session_id != state.session_id, turns=turns)
 
     def history(self, conversation: Conversation) -> list[Turn]:
         if conversation.owner is None:
@@ -102,7 +104,7 @@ class SessionMemory:
         if conversation.owner is None:
             return []
         # Stored in the at-rest form: calendar dates and disclosed conditions masked too.
-        turn = turn.model_copy(update={"masked_question": mask_at_rest(turn.masked_question).masked})
+        turn = turn.model_copy(update={"masked_question": at_rest_text(turn.masked_question)})
         turns = (self.history(conversation) + [turn])[-self._max_turns :]
         try:
             self._table.put_item(

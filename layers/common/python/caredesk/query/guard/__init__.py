@@ -19,6 +19,7 @@ from caredesk.query import lazy_exports
 EXPORTS = {
     "run_guard": "step",
     "carry_screened_vector": "step",
+    "RememberedScreening": "step",
     "OUTCOME_BY_ACTION": "step",
     "GuardAction": "gate",
     "GuardConfig": "gate",
@@ -26,6 +27,7 @@ EXPORTS = {
     "contextualise": "followup",
     "mask_pii": "pii",
     "mask_at_rest": "pii",
+    "at_rest_text": "pii",
     "normalize_text": "normalize",
 }
 __all__ = sorted(EXPORTS)

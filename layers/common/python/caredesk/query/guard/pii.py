@@ -8,7 +8,8 @@ Two forms, one detector set:
   needs them.
 - `mask_at_rest(text)`, what is written to the audit table and the sessions table: all of the above
   plus every other calendar date and the health conditions a message discloses about a person
-  (`pii_conditions`). The pipeline keeps those two because its checks need them.
+  (`pii_conditions`). The pipeline keeps those two because its checks need them. Writers call
+  `at_rest_text(text)`, its masked text remembered per container.
 
 Detection runs on a folded view of the text (NFKC per character, zero-width characters dropped) so
 "９８７６５ ４３２１０" or a phone split by zero-width spaces is still found; every match is mapped
@@ -29,6 +30,7 @@ from caredesk.errors import CareDeskError
 from caredesk.query.guard.normalize import fold_char
 from caredesk.query.guard.pii_conditions import condition_spans
 from caredesk.query.guard.pii_names import address_spans, name_spans
+from caredesk.text_memory import TextMemory
 
 PLACEHOLDERS = {
     "email": "[EMAIL]",
@@ -248,6 +250,17 @@ def mask_at_rest(text: str) -> MaskResult:
     passed again by every writer.
     """
     return _mask(text, at_rest=True)
+
+
+# Every writer of a request stores the same masked question in the at-rest form (the guard's audit item, each
+# later step's, the session turn), and a warm container sees popular questions again: computed once.
+_AT_REST_TEXTS: TextMemory[str] = TextMemory()
+
+
+def at_rest_text(text: str) -> str:
+    """`mask_at_rest(text).masked`, remembered per container: the masked text is a pure function of the text
+    (the fingerprint key changes only the findings, which this does not return)."""
+    return _AT_REST_TEXTS.recall(text, lambda: mask_at_rest(text).masked)
 
 
 def _mask(text: str, *, at_rest: bool) -> MaskResult:

@@ -6,19 +6,22 @@ Nothing after this step sees the raw question: later steps read `masked_query` /
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 from botocore.exceptions import BotoCoreError, ClientError
 
 from caredesk.audit import AuditEvent, AuditTrail, Stopwatch
-from caredesk.carried_vectors import TokenKey, encode_vector
+from caredesk.carried_vectors import TokenKey, encode_vector, is_recorded
 from caredesk.contracts import GuardResult, Outcome, QueryState, StepEvent
 from caredesk.handovers import ContactSealer, open_handover
 from caredesk.query.guard.followup import FollowUpDecision, contextualise, decide, resolve_appointment_ids
 from caredesk.query.guard.gate import GuardAction, GuardConfig, GuardDecision, evaluate
 from caredesk.query.guard.normalize import normalize_text
+from caredesk.query.guard.safety import load_calibrated_threshold
 from caredesk.replies import make_reply
 from caredesk.sessions import Conversation, SessionMemory, new_session_id
+from caredesk.text_memory import TextMemory
 from caredesk.tiers import Tier
 
 OUTCOME_BY_ACTION = {
@@ -39,13 +42,20 @@ def run_guard(
     embed: Callable[[Sequence[str]], np.ndarray] | None,
     sealer: ContactSealer | None = None,
     config: GuardConfig | None = None,
+    screen: Callable[[str], GuardDecision] | None = None,
 ) -> GuardResult:
     """`config`: the guard's budgets and semantic threshold; None takes those in force
-    (`GuardConfig.from_env()`, what GET /governance reports), never the bare defaults."""
+    (`GuardConfig.from_env()`, what GET /governance reports), never the bare defaults. `screen`: how the
+    message is evaluated, `gate.evaluate` with `embed` and `config` unless given (GuardFunction passes a
+    `RememberedEvaluate` over the same embedder and config)."""
     clock = Stopwatch()
     state = event.state
     tier = Tier.parse(state.caller.tier)
-    decision: GuardDecision = evaluate(state.request.question, embed=embed, config=config or GuardConfig.from_env())
+    if screen is None:
+        decision: GuardDecision = evaluate(state.request.question, embed=embed,
+                                           config=config or GuardConfig.from_env())
+    else:
+        decision = screen(state.request.question)
     conversation = _open_conversation(state, decision, memory)
     result, follow_up = _result(event, decision, memory, conversation, embed, sealer, audit)
     if conversation.foreign:
@@ -74,6 +84,55 @@ def run_guard(
         )
     )
     return result
+
+
+@dataclass(frozen=True)
+class _Screened:
+    decision: GuardDecision
+    read: tuple[str, ...]  # the message as the safety gate embedded it (recorded again when remembered)
+
+
+class RememberedScreening:
+    """`gate.evaluate` with one container's embedder and config, its decisions remembered by message text.
+
+    `evaluate` is deterministic for a given text, embedder and config (rules, exemplars and the probe are code
+    and packaged files), so a message this container screened before gets the decision screening it again
+    would give, without the rules, injection patterns and exemplar margins (most of a warm Guard's own time):
+    a popular question, every answer-cache hit. The semantic threshold is read for every message, as
+    `evaluate` reads it, and is part of the key, so a recalibration is in force at once. The memory keeps
+    decisions (masked text, fingerprints), never the message (`caredesk.text_memory`). When the safety gate
+    embedded the message, a remembered decision embeds it again through `embed` (its `RememberedEmbed`
+    answers from memory), so the vector is recorded for `carry_screened_vector` as before.
+    """
+
+    def __init__(self, *, embed: Callable[[Sequence[str]], np.ndarray] | None, config: GuardConfig,
+                 capacity: int = 2048) -> None:
+        self._embed = embed
+        self._config = config
+        self._memory: TextMemory[_Screened] = TextMemory(capacity=capacity)
+
+    @property
+    def screened(self) -> int:
+        """Messages actually evaluated (not remembered), for tests and benchmarks."""
+        return self._memory.computed
+
+    def __call__(self, text: str) -> GuardDecision:
+        threshold = self._config.semantic_threshold
+        if threshold is None and self._embed is not None:
+            threshold = load_calibrated_threshold()
+        config = replace(self._config, semantic_threshold=threshold)
+        computed: list[bool] = []
+
+        def screen() -> _Screened:
+            computed.append(True)
+            decision = evaluate(text, embed=self._embed, config=config)
+            read = normalize_text(decision.masked_query)
+            return _Screened(decision, (read,) if self._embed is not None and is_recorded(read) else ())
+
+        screened = self._memory.recall(f"{threshold!r}\0{text}", screen)
+        if not computed and screened.read and self._embed is not None:
+            self._embed(list(screened.read))
+        return screened.decision
 
 
 def carry_screened_vector(result: GuardResult, recorded: Mapping[str, np.ndarray], token_key: TokenKey) -> GuardResult:
