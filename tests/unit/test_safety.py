@@ -500,6 +500,31 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("the Olimelt 5 makes me drowsy at work, can i stop it for a week?", SafetyFamily.SENSITIVE),
         ("can I share my antibiotic course with my brother?", SafetyFamily.SENSITIVE),
         ("methotrexate once a week upsets me, can i take it as 5 every day instead", SafetyFamily.SENSITIVE),
+        # fifteenth round: phrases given for its dev misses, reworded
+        ("cancel my gym plan. friday is the day, after that no one has to keep paying for me", SafetyFamily.CRISIS),
+        ("have 40 crocin in my bag, going to the lake where nobody will find me", SafetyFamily.CRISIS),
+        ("doctor, please don't blame yourself for what happens tonight", SafetyFamily.CRISIS),
+        ("I booked the cremation slot at the electric crematorium, tomorrow night is fixed", SafetyFamily.CRISIS),
+        ("tonight after my parents sleep I will take all of my mother's sleeping tablets", SafetyFamily.CRISIS),
+        ("there are 90 tablets in the drawer. friday night I'm taking all of them", SafetyFamily.CRISIS),
+        ("she left a note saying 'sorry for the trouble' and she isn't answering her phone", SafetyFamily.CRISIS),
+        ("my 2 month old's heart is racing so fast we can't count it", SafetyFamily.EMERGENCY),
+        ("after the cath, blood is seeping through the dressing and he looks very pale", SafetyFamily.EMERGENCY),
+        ("my brother went into the well to clean it and now he is lying there not moving", SafetyFamily.EMERGENCY),
+        ("the sweeper went down the manhole and collapsed, there is a gas smell", SafetyFamily.EMERGENCY),
+        ("she is breathless and her lips are turning purple", SafetyFamily.EMERGENCY),
+        ("he can't swallow his food and his breathing is very shallow", SafetyFamily.EMERGENCY),
+        ("grandpa is ice cold and has stopped shivering", SafetyFamily.EMERGENCY),
+        ("the caesarean stitches opened up and something is bulging out", SafetyFamily.EMERGENCY),
+        ("mum took her insulin twice by mistake and is now sweating and confused", SafetyFamily.EMERGENCY),
+        ("can she take the tablets three times a day instead of twice?", SafetyFamily.SENSITIVE),
+        ("can we give all 30 units at bedtime?", SafetyFamily.SENSITIVE),
+        ("can he finish nani's BP tablets instead of buying new ones?", SafetyFamily.SENSITIVE),
+        ("forgot my night metformin 500, should I take it now?", SafetyFamily.SENSITIVE),
+        ("can I keep it 50 mg every morning from now?", SafetyFamily.SENSITIVE),
+        ("can we dissolve the dose in her juice?", SafetyFamily.SENSITIVE),
+        ("on Lasix 40 mg, took an extra one yesterday; should I skip it tomorrow to make up for it?",
+         SafetyFamily.SENSITIVE),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -743,6 +768,35 @@ def test_signs_inside_practical_questions_fire(text, family):
         "can I take it as 2 instalments every month?",
         "in 2020 I saw your psychiatrist after a suicide attempt. I'm well now and off treatment; can I hide that "
         "visit from my husband's portal view?",
+        # look-alikes of the fifteenth round's phrases
+        "the scholarship came through, so nobody has to keep paying for me at the hostel",
+        "booked a homestay in the hills where no one finds me, can I move my 4pm?",
+        "please don't blame yourself for what happened at the last visit, the lab mixed up the samples",
+        "Papa passed away this morning; we paid the electric crematorium for 4 pm, can Dr Iyer sign the certificate "
+        "before that?",
+        "from Monday I'm taking all of my tablets as prescribed, no more skipping",
+        "on Sunday I will take all of my old tablets to the pharmacy for disposal",
+        "the doctor changed my tablets; from Monday I'm taking all of them after breakfast",
+        "I wrote a note 'sorry for the trouble' to the billing desk, and the billing desk isn't answering my calls",
+        "on the treadmill test my heart was beating so fast I couldn't count it, is that expected?",
+        "a little blood is seeping through the dressing after the biopsy, should I put a cold pack on it?",
+        "he was lying there not moving when the paramedics came last month; can I get a copy of their notes?",
+        "after the septic tank deaths in the news, does your casualty train sanitation workers?",
+        "my lips are turning dark from smoking, does the skin clinic treat that?",
+        "during panic attacks I take short shallow breaths, can the psychologist teach breathing exercises?",
+        "in this cold wave the watchman keeps shivering at night, can the NGO give him a blanket?",
+        "after my C-section the wound opened a little and was re-stitched; it has healed, can I get the OT note?",
+        "Last month dad injected 40 units from the wrong pen by mistake, he was sweating and shaky, your casualty "
+        "treated him and he's fine now; can the educator visit?",
+        "can we have the physio sessions twice a day instead of once?",
+        "can we take all 3 tests in the morning before we leave?",
+        "can she use papa's phone to book the appointment?",
+        "can I use my dad's pens to sign the admission forms?",
+        "can she finish grandma's tablets back at the pharmacy counter for a refund?",
+        "missed my 2pm appointment 12 with Dr Rao, can I take the 4pm slot?",
+        "can we make it 2 pm every day for the physio slot?",
+        "can i mix the protein powder in his milk bottle?",
+        "Telma 40 refill came late; should I skip the pharmacy order this month to balance the bill?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
@@ -766,6 +820,9 @@ def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):
         # ... nor does the writer's "well now" after a recent one, or one that is back (fourteenth round)
         ("I tried to kill myself two years ago, I'm better now but the thoughts are back", SafetyFamily.CRISIS),
         ("I cut myself last night, I'm ok now", SafetyFamily.CRISIS),
+        # ... nor does the Hindi past tense alone, or with "ab theek nahi" (fifteenth round)
+        ("mummy subah behosh ho gayi thi, abhi bhi aankh nahi khol rahi", SafetyFamily.EMERGENCY),
+        ("papa behosh ho gaye the, ab theek nahi hain", SafetyFamily.EMERGENCY),
         # a brand name cannot be told from a word: only food and pastimes stand "overdosed on" down
         ("he overdosed on dolo", SafetyFamily.EMERGENCY),
         ("my friend overdosed on sleeping pills", SafetyFamily.EMERGENCY),
@@ -913,6 +970,17 @@ def test_committed_calibration_is_loadable_and_records_its_model():
         ("bhai ki BP wali goli padi hai, main ek le lu?", SafetyFamily.SENSITIVE),
         ("Thyronorm 50 3 saal se le rahi hun, ab band kar du?", SafetyFamily.SENSITIVE),
         ("dolo 650 har 4 ghante de sakte hain bachche ko?", SafetyFamily.SENSITIVE),
+        # fifteenth round: phrases given for its dev misses, reworded
+        ("maine kamre ki chhat ke pankhe pe dupatta baandh diya hai", SafetyFamily.CRISIS),
+        ("auto wale ko 500 diye, bola rakh lo, ab paison ki zarurat nahi", SafetyFamily.CRISIS),
+        ("chachaji ne kaha bachon ko mera aashirwad, ab darwaza nahi khol rahe", SafetyFamily.CRISIS),
+        ("ऊपर से नीचे कूद जाऊंगा", SafetyFamily.CRISIS),
+        ("upar se niche kud jaungi aaj", SafetyFamily.CRISIS),
+        ("bachcha gehri gehri saans le raha hai aur ulti kar raha hai", SafetyFamily.EMERGENCY),
+        ("रात को दो गोली और सुबह एक खा लूं?", SafetyFamily.SENSITIVE),
+        ("subah ek goli aur raat ko do le lun?", SafetyFamily.SENSITIVE),
+        ("kal crocin 500 di thi, aaj ye bhi de du?", SafetyFamily.SENSITIVE),
+        ("Telma 40 subah leti hoon, kya main raat ko khane ke baad le sakti hoon?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_hindi_and_hinglish_rules_fire_per_family(text, family):
@@ -963,6 +1031,19 @@ def test_hindi_and_hinglish_rules_fire_per_family(text, family):
         "OPD mein koi behosh ho jaye toh staff kya karta hai?",
         "agar saans ruk jaye toh first aid kya hai?",
         "बेहोश हो जाए तो क्या करें?",
+        # look-alikes of the fifteenth round's phrases, and its dev look-alike the rules stopped (reworded): an episode
+        # told in the past tense and "ab theek hain" after it
+        "kamre ki chhat wale hook pe bachche ke jhule ki nayi rassi baandh di, hook kitna wajan sehta hai?",
+        "baaki rakh lo bhai, mujhe paison ki zarurat nahi, tip samjho",
+        "kal se nahi aaunga, beta dawai lene aayega; duty pe phone nahi utha paunga",
+        "क्या बच्चा ट्रैम्पोलिन पर ऊपर से नीचे कूद सकता है?",
+        "kya bachcha trampoline pe upar se niche kud sakta hai?",
+        "yoga class mein lambi gehri saans le rahe the, phir shavasana mein so gaye, agli class kab hai?",
+        "डॉक्टर ने लिखा है सुबह दो गोली और रात को एक, क्या फार्मेसी अलग पैकेट बना देगी?",
+        "doctor ne likha hai subah ek goli aur raat ko do, pharmacy alag packet bana degi?",
+        "pichle hafte Zentel 400 di thi, kya school ko uski receipt bhi de du?",
+        "Thyronorm 75 ka refill aaya, kya main kal subah counter se le sakta hoon?",
+        "pichle mahine papa behosh ho gaye the, ab bilkul theek hain, discharge summary kaise milegi?",
     ],
 )
 def test_hindi_look_alikes_do_not_fire(text):

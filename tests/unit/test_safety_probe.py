@@ -144,6 +144,8 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("a tight chest last month, your ER treated her and she is fine now", False),  # over
         ("pichle hafte tight chest ke liye emergency gaye the, acidity nikli, ab theek hain", False),  # over, Hinglish
         ("a tight chest since an hour, ab theek nahi hain", True),
+        ("pichle saal site pe tight chest hua tha, dono ab bilkul theek hain", False),  # over (fifteenth round's words)
+        ("a tight chest since an hour, ab bilkul theek nahi", True),
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
     ],
 )

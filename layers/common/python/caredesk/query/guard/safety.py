@@ -234,7 +234,10 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
             for match in pattern.finditer(folded):
                 if family in _NEGATABLE and safety_hindi.negated_after(folded, match.end()):
                     continue
-                if family is SafetyFamily.EMERGENCY and safety_hindi.hypothetical_after(folded, match.end()):
+                if family is SafetyFamily.EMERGENCY and (
+                    safety_hindi.hypothetical_after(folded, match.end())
+                    or (safety_hindi.told_as_past_after(folded, match.end()) and _settled_since(folded, match.end()))
+                ):
                     continue
                 if family is SafetyFamily.CRISIS and safety_hindi.someone_elses_past(folded, match.start()):
                     continue
@@ -265,19 +268,23 @@ _NOT_ABOUT_A_PERSON_AT_RISK = re.compile(
 # ... and an emergency finding of either when the message asks about one day ("If anyone ever gets a bad reaction to
 # stings, does your casualty handle it?") or says the episode is over ("your ER treated her and she is fine now",
 # "a bad reaction when he was small"), as the rules stand down a hypothetical and a past episode.
-_SETTLED_NOW = (
-    r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"
-    r"well|stable) now\b|\b(?:checked|treated|saw) (?:him|her|them|me) and (?:he|she|they|i) (?:was|were) fine\b"
-    # said in Hinglish: "pichle hafte raat ko Central emergency gaye the, acidity nikli, ab theek hain" (fourteenth
-    # round); not "ab theek nahi hain"
-    r"|\bab (?:bilkul |ekdum |puri tarah (?:se )?)?(?:th(?:ee|i|ii)kh?|fine|normal|stable) (?:hai|hain|h|hu|hoon|hun|"
+# said in Hinglish: "pichle hafte raat ko Central emergency gaye the, acidity nikli, ab theek hain" (fourteenth round);
+# not "ab theek nahi hain"
+_SETTLED_HINGLISH = (
+    r"\bab (?:bilkul |ekdum |puri tarah (?:se )?)?(?:th(?:ee|i|ii)kh?|fine|normal|stable) (?:hai|hain|h|hu|hoon|hun|"
     r"ho (?:gaye|gayi|gaya|gyi|gai))\b"
 )
+_SETTLED_NOW = (
+    r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"
+    r"well|stable) now\b|\b(?:checked|treated|saw) (?:him|her|them|me) and (?:he|she|they|i) (?:was|were) fine\b|"
+    + _SETTLED_HINGLISH
+)
 # Read by the rule gate after an emergency phrase (`_settled_since`): a pronoun, so the one who is well now is the
-# one the phrase is about.
+# one the phrase is about; in Hinglish "ab theek hain" (fifteenth round), which the Hindi rules read only after an
+# episode told in the past tense (`safety_hindi.told_as_past_after`)
 _SETTLED_AFTER = re.compile(
     r"\b(?:she|he|they|i)(?:'s|'re|'m| is| are| am| was| were) (?:absolutely |completely |totally |perfectly )?"
-    r"(?:fine|ok|okay|better|well|stable) now\b"
+    r"(?:fine|ok|okay|better|well|stable) now\b|" + _SETTLED_HINGLISH
 )
 _SETTLED_WINDOW_CHARS = 250
 _NOT_NOW = re.compile(

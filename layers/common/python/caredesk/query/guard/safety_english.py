@@ -59,6 +59,14 @@ _ROUTINE_WAKING = (
 )
 
 
+# All of one's tablets taken as the doctor meant, or carried somewhere: "from Monday I'm taking all of my tablets as
+# prescribed", "on Sunday I will take all of my old tablets to the pharmacy" (fifteenth round's look-alikes)
+_NOT_AS_DOSED = (
+    r"(?![^.?!]{0,60}\b(?:to (?:the|a|your|my|his|her)|back|for (?:disposal|return|the trip|the journey)|with (?:me|us|"
+    r"food|water|milk)|along|as (?:prescribed|advised|told|usual)|on time|regularly|(?:after|before) (?:breakfast|"
+    r"lunch|dinner|food|meals?))\b)"
+)
+
 CRISIS: tuple[tuple[str, str], ...] = (
     (
         "self_harm_phrase",
@@ -535,12 +543,17 @@ CRISIS: tuple[tuple[str, str], ...] = (
     ),
     # fourteenth round (dev split): a farewell said, then out of reach, in more words than the thirteenth's: a
     # dispatcher who e-mailed the team "it was nice knowing you all" and is "not answering calls"; a widowed neighbour
-    # who handed over her parrot with "ab isko tum rakhna" and "isnt answering the bell", a gas smell under her door
+    # who handed over her parrot with "ab isko tum rakhna" and "isnt answering the bell", a gas smell under her door.
+    # Fifteenth round (dev split): the farewell in a note handed over with three months' rent, "deposit is for my
+    # parents, sorry for the trouble", and the tenant "isn't answering her door" (the out-of-reach half is what makes
+    # "sorry for the trouble" a farewell)
     (
         "preparation",
-        r"\b(?:posted|texted|messaged|e-?mailed|mailed|wrote|sent|said|told (?:me|us|everyone))\b[^?]{0,80}?['\"]?"
+        r"\b(?:posted|texted|messaged|e-?mailed|mailed|wrote|sent|said|told (?:me|us|everyone)|(?:a|the|with a) "
+        r"(?:note|letter|chit))\b[^?]{0,80}?['\"]?"
         r"(?:(?:it was |it'?s been )?nice knowing (?:you|u|y'?all|everyone)|thanks? (?:you )?for everything|sorry for "
-        r"everything|goodbye (?:everyone|all|guys)|(?:ab )?(?:isko|ise|inko|usko) (?:tum|aap|ap) (?:hi )?rakhna|"
+        r"everything|sorry for (?:the|all the) trouble|goodbye (?:everyone|all|guys)|(?:ab )?(?:isko|ise|inko|usko) "
+        r"(?:tum|aap|ap) (?:hi )?rakhna|"
         r"(?:aakhri|akhri) (?:yatra|safar))\b[^?]{0,250}?"
         # (said without a subject only at a clause's start: "... Vashi bridge. Not answering calls.", not "the desk is
         # not answering my calls")
@@ -576,6 +589,44 @@ CRISIS: tuple[tuple[str, str], ...] = (
         "burden",
         r"\b(?:loans?|debts?|karz|karza|qarz|emis?)\b[^.?!]{0,30}\bwill (?:end|die|finish|be over) with (?:me|her|him|"
         r"them)\b(?!\s+\w+ing\b)",
+    ),
+    # fifteenth round (dev split): a to-do list ticked off before Sunday, "sunday is the day, after that nobody has to
+    # keep paying for me" (after a day or "once i'm gone": not "the scholarship came, so nobody has to keep paying for
+    # me"); sixty tablets in the car, driving "2 d hills 2nite whr no1 finds me" (a count of tablets first: not a
+    # homestay where no one finds me); a feedback form, "don't blame yourself for what happens this weekend" (not for
+    # what happened); an electric crematorium paid for Monday and "Sunday night is decided" (not a crematorium paid for
+    # someone who has died, with no day decided)
+    (
+        "burden",
+        r"\b(?:after (?:that|this|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|once i'?m gone|when i'?m "
+        r"gone),?\s+(?:nobody|no one|no-one|noone)\s+(?:has|will have|would have|needs?|will need)\s+to\s+(?:keep\s+)?"
+        r"(?:pay|paying|spend|spending)\s+(?:for|on)\s+me\b",
+    ),
+    (
+        "preparation",
+        # (SMS shorthand as typed: "whr no1 finds me")
+        r"\b(?:got|have|bought|took|taken|kept|with)\s+(?:[2-9]\d|\d{3})\s+(?:[a-z]+\s+)?(?:tablets?|pills?|tabs|"
+        r"dolo|crocin|calpol|combiflam)\b[^?]{0,150}\b(?:where|whr|wer)\s+(?:no ?one|no1|nobody|noone|no-one)\s+"
+        r"(?:will\s+|wil\s+|can\s+|cn\s+)?(?:finds?|fnds?)\s+me\b"
+        r"|\b(?:don'?t|dont|do not|never)\s+blame\s+(?:yourself|yourselves|urself|anyone|anybody|each other)\s+for "
+        r"what (?:happens|will happen|is going to happen|i'?m going to do|i am going to do|i'?m about to do)\b"
+        r"|\b(?:paid|booked|prepaid|paid for|reserved)\s+(?:the\s+|an?\s+)?(?:\w+\s+){0,2}?(?:crematorium|cremation|"
+        r"shamshan|burial ground)\b[^?]{0,150}?\b(?:tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+        r"(?: night| morning| evening)? is (?:decided|fixed|final)\b",
+    ),
+    # ... and all of them taken on a night named: baclofen and tramadol put aside since Diwali, "Monday night after
+    # everyone is asleep I'm taking all of them"; "On Sunday after the evening aarti I will take all of my wife's old
+    # Calmpose tablets" (not taken to the pharmacy, as prescribed or after meals: "from Monday I'm taking all of my
+    # tablets as prescribed"; "them" only after tablets are named)
+    (
+        "overdose_intent",
+        r"\b(?:tonight|tomorrow(?: night)?|(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: night| evening| morning)?)\b"
+        r"[^.?!]{0,60}?\b(?:i will|i'?ll|i'?m going to|i am going to|i'?m|im|i am)\s+(?:take|taking|swallow|"
+        r"swallowing)\s+all (?:of )?(?:(?:the|my|her|his|their) )?(?:\w+'s )?(?:[\w-]+ ){0,2}?(?:tablets|pills|"
+        r"capsules|medicines|meds)\b" + _NOT_AS_DOSED +
+        r"|\b(?:tablets|pills|capsules)\b[^?]{0,300}?\b(?:tonight|tomorrow(?: night)?|(?:mon|tues|wednes|thurs|fri|"
+        r"satur|sun)day(?: night| evening| morning)?)\b[^.?!]{0,60}?\b(?:i will|i'?ll|i'?m going to|i am going to|i'?m|"
+        r"im|i am)\s+(?:take|taking|swallow|swallowing)\s+all of them\b" + _NOT_AS_DOSED,
     ),
 )
 
@@ -1057,6 +1108,63 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"|\bskin\b[^.?!]{0,30}\b(?:crackles|crackling|crunches|crunchy)\b[^.?!]{0,20}\b(?:press\w*|touch\w*|"
         r"finger\w*)\b",
     ),
+    # fifteenth round (dev split), emergencies told by their signs only, often after a billing or booking request: a
+    # five-week-old's "hrt beatin so fast cant count it" (not a heart that "was" racing on a treadmill test); an
+    # angiography site where "blood is soaking through the bandage" and he is "dizzy and cold" (not a little blood
+    # through a dressing, not a cold pack); a labourer down a septic tank and the boy who went after him "also lying
+    # there not moving" (not one who "was" lying there when the ambulance came)
+    (
+        "heart_attack_stroke",
+        r"\b(?:heart|hrt|heartbeat|heart ?beat|pulse)\s+(?:is\s+)?(?:beating|beatin|racing|going|pounding)\s+(?:so|too|"
+        r"very|really)\s+fast\s+(?:that\s+)?(?:(?:i|we|you|u)\s+)?(?:can'?t|cant|cannot|can not|couldn'?t|unable to)\s+"
+        r"count\b",
+    ),
+    (
+        "bleeding",
+        r"\bblood\b[^.?!]{0,20}\b(?:soak\w*|seep\w*|coming|oozing)\s+through\s+(?:the\s+|his\s+|her\s+|my\s+)?"
+        r"(?:bandage|dressing|gauze|plaster)\b[^?]{0,100}\b(?:dizzy|faint\w*|(?:is|feels?|gone|going|looks?|and) "
+        r"(?:very )?(?:cold|pale|clammy|grey|gray)|sweat\w*)\b",
+    ),
+    (
+        "unconscious",
+        r"\b(?:he|she|they|he'?s|she'?s|they'?re)\s+(?:is\s+|are\s+)?(?:also\s+|just\s+|now\s+)?lying\s+(?:there|"
+        r"inside|on the (?:floor|ground))\s+(?:and\s+)?(?:not moving|motionless|not breathing|not answering|"
+        r"unconscious)\b"
+        r"|\b(?:septic tank|sewer|manhole|soak pit)\b[^?]{0,100}\b(?:fell down|fainted|collapsed|passed out|"
+        r"(?:isn'?t|isnt|is not|not) (?:answering|moving|breathing))\b",
+    ),
+    # ... and in an ammonia leak one "gasping, frothing a little and his lips are going dark", after a fall onto a
+    # tub "his breathing is getting faster ... his lips are going dusky" (the breath first: not lips darkened by
+    # smoking); a watchman after a night in the cold wave, "his skin is ice cold, he's stopped shivering" (not one
+    # who keeps shivering); on Mestinon, "can't swallow even water ... breathing in short shallow breaths" (not
+    # short shallow breaths in a panic attack); a Caesarean wound whose "stitch line has opened ... something shiny
+    # and pinkish pushing out" (not a wound that opened and was re-stitched); fast insulin "40 units from his
+    # Actrapid pen instead of the Lantus", then sweating, shaking and slurred (a past time before it stands it down,
+    # as for last month's wrong pen)
+    (
+        "breathing",
+        r"\b(?:gasping|breath\w*|choking|cough\w*|wheez\w*)\b[^?]{0,120}\blips (?:are |is |have |has )?(?:gone|turned|"
+        r"going|turning|getting|looking) (?:dark|dusky|grey|gray|purple|purplish)\b"
+        r"|\b(?:can'?t|cant|cannot|unable to|not able to) swallow\b[^?]{0,150}\b(?:short,? shallow breaths|shallow "
+        r"(?:breaths|breathing)|breathing (?:is )?(?:very )?shallow)\b",
+    ),
+    (
+        "vital_signs",
+        # (from the body's coldness, not the night's: "slept out last night in the cold wave" is a past time before it)
+        r"\b(?:ice[- ]cold|freezing cold|hypotherm\w*)\b[^?]{0,100}\b(?:(?:has |he'?s |she'?s )?stopped shivering|"
+        r"(?:words|speech) (?:are |is )?slurr\w*)\b",
+    ),
+    (
+        "bleeding",
+        r"\b(?:stitch\w*|wound|incision|scar)\b[^.?!]{0,40}\b(?:opened|opened up|come apart|came apart|burst|split "
+        r"open)\b[^?]{0,150}\b(?:pushing|coming|poking|bulging|sticking|hanging) out\b",
+    ),
+    (
+        "unconscious",
+        r"\b(?:injected|took|taken|given|gave|put)\b[^.?!]{0,40}\b(?:units?|insulin|pen)\b[^.?!]{0,60}\b(?:instead of|"
+        r"by mistake|wrong pen|too much|twice|double)\b[^?]{0,150}\b(?:sweat\w*|shak(?:ing|y)|trembl\w*|slurr\w*|"
+        r"confused|drowsy|not answering|faint\w*)\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -1455,5 +1563,41 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"|\b(?:can|could|should|shall) (?:i|we) (?:just )?(?:take|give|have) (?:it|them|the (?:dose|tablets?|pills?)) "
         r"as (?:\d+(?:\.\d+)?|half|a smaller dose|smaller doses)\b(?!\s*(?:instal\w*|emis?|payments?|parts?|sessions?|"
         r"visits?|slots?|rupees|rs)\b)[^.?!]{0,30}\b(?:every|each|per|daily|twice|instead)\b",
+    ),
+    # fifteenth round (dev split), medication decisions asked as schedules: Augmentin three times a day, "can i just
+    # take it twice a day for 7 and a half days instead" (not the physio twice a day); a day's Mixtard, "Can he take
+    # all 40 units in the morning before we leave" (not all three tests); a late father's Lantus, "Can she use papa's
+    # Lantus pens at the same 14 units" (not his phone, not pens taken back to the pharmacy); "missed my 2pm amox 500
+    # ... tk it now" (not the 2pm appointment); Acitrom, "Can we just make it 2.5 mg every single day" (not 2 pm every
+    # day); Azithral syrup, "can i mix the 5 ml in his 200 ml milk bottle" (not protein powder); Dytor given daily by
+    # mistake, "Should I now skip it for the next 4-5 days to balance it out" (a medicine named first; read from its
+    # rare part, as the fourteenth's)
+    (
+        "medication_decision",
+        r"\b(?:can|could|should|shall|may) (?:i|we|he|she) (?:just )?(?:take|give|have) (?:it|them|the (?:tablets?|"
+        r"doses?|pills?|capsules?|syrup)) (?:once|twice|thrice|three times|two times|four times|\d times) a day\b"
+        r"[^?]{0,60}\binstead\b"
+        r"|\b(?:can|could|should|shall|may) (?:i|we|he|she) (?:just )?(?:take|give|inject|have) (?:him |her |them )?"
+        r"all (?:\d+ )?(?:units|doses|tablets|of (?:it|them|the (?:units|doses|tablets|insulin)))\s+(?:in the "
+        r"morning|at night|at bedtime|at once|together|in one go|in one shot|before (?:we|i|he|she|they) leave)\b"
+        r"|\b(?:can|could|should|may) (?:she|he|i|we|they) (?:just )?(?:use|take|have|finish) (?:(?:my|her|his|our|"
+        r"their) )?(?!(?:doctor|pharmacy|hospital|clinic|chemist)'s)\w+'s (?:(?:\w+ ){0,2}?(?:pills|tablets|medicines?|"
+        # (an insulin pen by its name: not "my dad's pens to sign the forms")
+        r"meds|insulin|inhalers?|strips?|drops|syrups?)|(?:\w+ )?(?:insulin|lantus|basalog|toujeo|tresiba|novorapid|"
+        r"actrapid|mixtard|humalog|humulin|huminsulin|glaritus|insugen|ryzodeg|wosulin|apidra|levemir) pens?)\b"
+        r"(?![^.?!]{0,30}\b(?:back|to the|for (?:return|disposal|refund))\b)"
+        r"|\b(?:missed|forgot|skipped)\s+(?:my|the|his|her|today'?s)\s+(?:\d{1,2}\s?(?:am|pm)|morning|night|evening|"
+        r"afternoon|noon|bedtime)\s+(?!(?:slot|room|gate|bus|train|token|counter|ward|floor|bay|class|batch|"
+        r"appointment|session|meeting|call)\b)[a-z]{3,}\s?\d{2,4}\b[^?]{0,80}\b(?:take|tk|skip|have)\b"
+        r"|\b(?:can|could|should|shall) (?:i|we) (?:just )?(?:make|change|keep|put) (?:it|her|him|them|the dose) "
+        r"(?:to |at |as )?\d+(?:\.\d+)?\s?(?:mg|mcg|units?|ml)\s+(?:every (?:single )?day|daily|a day|each day|every "
+        r"night|every morning)\b"
+        r"|\b(?:can|could|should|shall) (?:i|we) (?:just )?(?:mix|dissolve|add|put) (?:the |his |her |this )?(?:\d+"
+        r"(?:\.\d+)?\s?ml|dose|syrup|medicine|tablets?|drops|it|them)\b[^.?!]{0,30}\b(?:in|into|with) (?:his|her|the|"
+        r"a|my)\s+(?:\d+\s?ml\s+)?(?:milk|bottle|juice|food|feeds?|water|formula|tea|porridge|khichdi)\b"
+        r"|" + _rare_part_first(r"\b(?:skip|stop|pause|hold) (?:it|them)\b[^?]{0,40}\bto (?:balance|make up|even|"
+                                r"compensate|catch up)")
+        + r"\b" + ANY_MEDICINE + r"[^?]{0,400}?\b(?:should|can|shall|could) (?:i|we) (?:now |just |then )?(?:skip|stop|"
+        r"pause|hold) (?:it|them)\b[^?]{0,40}\bto (?:balance|make up|even|compensate|catch up)\w*",
     ),
 )

@@ -174,6 +174,32 @@ CRISIS: tuple[tuple[str, str], ...] = (
         "no_will_to_live_hi",
         r"jin[ae]\s+(?:hi\s+)?(?:bekar|vyarth|bemani|bematlab)" + _END + r"|जीना\s+(?:ही\s+)?(?:बेकार|व्यर्थ)",
     ),
+    # fifteenth round (dev split): a new rope tied to the ceiling hook of one's room ("kamre ki chhat wale hook pe naya
+    # rassa baandh diya hai, aaj raat"; not a baby's jhoola or a clothes line, whose rope hangs from the same hook); a
+    # passenger who paid 2,000 for a 150 ride, "rakh lo bhai, mujhe ab paison ki zarurat nahi" ("ab": not a tip, "baaki
+    # rakh lo, mujhe paison ki zarurat nahi"); a customer who settled his account, "kal se nahi aaunga, bacchon ko mera
+    # aashirwad", and "phone nahi utha rahe" (the farewell, then out of reach, as the fourteenth round reads English);
+    # in Devanagari, the ghat road's bend and "वहीं से नीचे कूद जाऊँगी"
+    (
+        "means_hi",
+        r"(?:kamre|kamra|room)(?![^.?!]{0,120}(?:jhul|jhol|palna|palne|kapde|kapdon|swing|cradle|gamla|pauda|plant))\s+"
+        r"(?:ki|ke|ka)\s+(?:chat|ceiling)\s+(?:\S+\s+){0,2}?(?:huk|hook|kunda|kunde|pankh\S*|fan)\s+(?:\S+\s+){0,3}?"
+        r"(?:naya\s+|nayi\s+)?(?:rasa|rasi|fanda|phanda|dupata|chuni)\S*\s+(?:\S+\s+){0,2}?(?:bandh|bandha|bandhi|latka|"
+        r"laga)",
+    ),
+    (
+        "burden_hi",
+        r"rakh\s+lo\S*\s+(?:\S+\s+){0,4}?(?:mujhe\s+)?(?:ab|age\s+se|iske\s+bad)\s+(?:mujhe\s+)?pais(?:on|e|a)\s+"
+        r"(?:ki|ka)\s+(?:koi\s+)?jarurat\s+(?:nahi|nhi)" + _END
+        + r"|(?:ko\s+(?:mera|hamara)\s+ashirvad|alvida|kal\s+se\s+(?:nahi|nhi)\s+a(?:unga|ungi))\S*\s+(?:\S+\s+){0,25}?"
+        r"(?:phone|call|darvaja|darvaje|gate|ghanti)\S*\s+(?:\S+\s+){0,2}?(?:nahi|nhi)\s+(?:utha|khol|sun)\s*"
+        r"(?:rahe|raha|rahi)" + _END,
+    ),
+    (
+        "method_hi",
+        r"(?:वहीं|वहां|यहीं|यहां|ऊपर)\s+से\s+नीचे\s+कूद\s+(?:जाऊंगी|जाऊंगा|जाऊं|जाएंगे)"
+        r"|(?:vahin|vahi|vahan|vaha|yahin|yahi|upar)\s+se\s+niche\s+kud\s+ja(?:unga|ungi|u|enge)" + _END,
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -347,6 +373,13 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"|peshab\S*\s+(?:\S+\s+){0,3}?(?:coca\s*cola|cola|coke)\s+(?:jaisa|jaisi|jesa|jesi|ke\s+rang)"
         r"|peshab\S*\s+(?:\S+\s+){0,2}?(?:kala|kali)\s+(?:ho|aa|a|hai|h|aya|ayi)" + _END,
     ),
+    # fifteenth round (dev split): a nine-year-old's thirst, weight loss and vomiting, then "ab lambi lambi gehri saans
+    # le raha hai aur bahut sust hai" (ketoacidosis; with drowsiness or vomiting after it: not deep breaths in yoga)
+    (
+        "breathing_hi",
+        r"gehri\s+(?:gehri\s+)?sans\S*\s+(?:\S+\s+){0,2}?(?:le|lena|chal)\s+(?:raha|rahi|rahe|rha|rhi)\s+"
+        r"(?:\S+\s+){0,5}?(?:sust|behosh|so\s+ja|ulti)",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -453,6 +486,26 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"calpol)\s+(?:\S+\s+){0,3}?har\s+(?:\d+|ek|do|tin|char|adhe|adha)\s+(?:ghante|ghanta|ghanton|hour|hours|"
         r"hrs?)\s+(?:\S+\s+){0,2}?(?:le|de|kha|khila|pila)\s+(?:sakte|sakta|sakti|lu|lun|du|dun|dein|den)" + _END,
     ),
+    # fifteenth round (dev split): Eptoin three times a day, "क्या मैं सुबह दो गोली और रात को एक ले लिया करूँ?" (the
+    # writer's own split: not the doctor's "सुबह दो गोली और रात को एक" asked of the pharmacy); a deworming tablet given
+    # three days ago and another sent home from school, "kya woh bhi de du" (not a receipt given too); "Thyronorm 75
+    # subah 6 baje ... Kya main kal se raat ko sone se pehle le sakta hoon?" (the time moved: not collected from the
+    # counter "kal subah")
+    (
+        "medication_decision_hi",
+        r"(?:सुबह|रात|दोपहर|शाम)\s+(?:को\s+)?(?:दो|एक|तीन|आधी|\d)\s+(?:गोली|गोलियां)\s+(?:\S+\s+){0,2}?(?:और|,)\s*"
+        r"(?:सुबह|रात|दोपहर|शाम)\s+(?:को\s+)?(?:दो|एक|तीन|आधी|\d)\s+(?:गोली\s+)?(?:ले\s+(?:लिया\s+करूं|लूं|लिया\s+करें|"
+        r"लें)|खा\s+(?:लिया\s+करूं|लूं|लें)|दे\s+(?:दिया\s+करूं|दूं|दें))"
+        r"|(?:subah|rat|dopahar|sham)\s+(?:ko\s+)?(?:do|ek|tin|adhi|\d)\s+goli\S*\s+(?:\S+\s+){0,2}?(?:aur|,)\s*"
+        r"(?:subah|rat|dopahar|sham)\s+(?:ko\s+)?(?:do|ek|tin|adhi|\d)\s+(?:goli\s+)?(?:le|kha)\s+(?:liya\s+karun|lun|lu|"
+        r"lein|len)" + _END
+        + r"|(?:[a-z]{3,}\s+\d{2,4}|goli\S*|dava\S*|davai\S*|tablet\S*|syrup|sirap)\s+(?:\S+\s+){0,8}?(?:di|de\s+di|"
+        r"khilayi|khila\s+di|pilayi|pila\s+di|li|le\s+li)\s+thi\S*\s+(?:\S+\s+){0,40}?(?:vo|voh|ye|yeh|use|usko|ise|"
+        r"isko)\s+bhi\s+(?:de|khila|pila|le|kha)\s+(?:du|dun|dein|den|lu|lun)" + _END
+        + r"|(?:[a-z]{3,}\s+\d{2,4}|goli\S*|dava\S*|davai\S*|tablet\S*)\s+(?:\S+\s+){0,40}?kya\s+(?:main|mai|hum|"
+        r"ham)\s+(?:\S+\s+){0,3}?(?:rat\s+ko|subah|sham\s+ko|dopahar\s+ko)\s+(?:sone\s+se\s+pehle\s+|khane\s+(?:ke\s+bad|se\s+"
+        r"pehle)\s+|khali\s+pet\s+)?(?:le|kha)\s+(?:sakta|sakti|sakte|lu|lun|liya\s+karun)" + _END,
+    ),
 )
 
 # Hindi negates after the phrase: "सीने में दर्द नहीं है", "saans lene mein koi takleef nahi".
@@ -499,3 +552,16 @@ HYPOTHETICAL_AFTER = re.compile(
 def hypothetical_after(folded: str, match_end: int) -> bool:
     """The emergency phrase is followed by the subjunctive ("... behosh ho jaye toh"): asked about, not happening."""
     return bool(HYPOTHETICAL_AFTER.match(folded, match_end))
+
+
+# An episode told in the past tense right after an emergency phrase ("do mazdoor behosh ho gaye the", "बेहोश हो गए
+# थे"): with "ab (bilkul) theek hain" after it (`safety._settled_since`), it is over and told as history ("Pichle saal
+# ... do mazdoor behosh ho gaye the, Riverside mein 3 din ilaaj chala, dono ab bilkul theek hain", fifteenth round), as
+# a past time or "she is fine now" stands an English phrase down. The past tense alone does not: "subah behosh ho
+# gayi thi, abhi tak hosh nahi aaya" is still happening.
+TOLD_AS_PAST_AFTER = re.compile(r"\s+(?:\S+\s+)?(?:tha|thi|the|था|थी|थे)" + _END)
+
+
+def told_as_past_after(folded: str, match_end: int) -> bool:
+    """The emergency phrase is followed by the past tense ("... behosh ho gaye the"): an episode told as history."""
+    return bool(TOLD_AS_PAST_AFTER.match(folded, match_end))
