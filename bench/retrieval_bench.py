@@ -167,10 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO_ROOT / ".cache" / "retrieval_bench.md")
     args = parser.parse_args(argv)
 
-    from caredesk.contracts import Passage
     from caredesk.embedding import Embedder
     from caredesk.query.generate import ExtractiveGenerator
-    from caredesk.query.retrieve import RetrieveConfig, shaped_search
+    from caredesk.query.retrieve import RetrieveConfig, passages_of, shaped_search
     from caredesk.query.review import review_draft
     search_module = importlib.import_module("caredesk.store.search")  # the package re-exports search()
     from caredesk.store.db import connect
@@ -240,8 +239,7 @@ def main(argv: list[str] | None = None) -> int:
             ms, (query_used, hits) = timed(lambda text=text: shaped_search(conn, embedder, text, Tier.PUBLIC,
                                                                          RetrieveConfig()))
             step_ms.append(ms)
-            passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
-                                similarity=h.similarity) for h in hits]
+            passages = passages_of(hits)
             ms, draft = timed(lambda q=query_used, p=passages: generator.compose(q, p, conn=conn, tier=Tier.PUBLIC))  # noqa: B023
             generate_ms.append(ms)
             review_ms.append(timed(lambda d=draft, p=passages, q=query_used: review_draft(

@@ -45,7 +45,6 @@ import psycopg
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
-from caredesk.contracts import Passage  # noqa: E402
 from caredesk.embedding import Embedder  # noqa: E402
 from caredesk.lexicon import LEXICON_DIR_ENV  # noqa: E402
 from caredesk.query.generate import ExtractiveGenerator  # noqa: E402
@@ -53,7 +52,7 @@ from caredesk.query.generate.answers.compose import compose_answer, rank, select
 from caredesk.query.generate.answers.decision import DECISION_FEATURES, DECISION_SIGNS, DecisionModel, decision_signals  # noqa: E402
 from caredesk.query.generate.answers.features import UNIT_FEATURES, candidates, feature_matrix  # noqa: E402
 from caredesk.query.generate.answers.model import MODEL_PATH, LogisticModel, fit_listwise, fit_logistic  # noqa: E402
-from caredesk.query.retrieve import RetrieveConfig, shaped_search  # noqa: E402
+from caredesk.query.retrieve import RetrieveConfig, passages_of, shaped_search  # noqa: E402
 from caredesk.query.review import render_answer, review_draft  # noqa: E402
 from caredesk.query.review.relevance import chunk_structures, read_with_lead_ins  # noqa: E402
 from caredesk.quotes import plain  # noqa: E402
@@ -82,8 +81,7 @@ def gather(conn, embedder: Embedder, cases: list[dict]) -> list[dict]:
     for case in cases:
         tier = caller_tier(case)
         query, hits = shaped_search(conn, embedder, search_text(case), tier, RetrieveConfig())
-        passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
-                            similarity=h.similarity) for h in hits]
+        passages = passages_of(hits)
         inputs = ExtractiveGenerator(embedder.embed).inputs(query, passages, conn=conn, tier=tier)
         out.append({"case": case, "query": query, "passages": passages, "inputs": inputs})
     return out

@@ -13,6 +13,7 @@ from caredesk.store.db import connect
 from caredesk.store.documents import index_document, vector_literal
 from caredesk.store.migrations import apply_migrations
 from caredesk.store.search import DENSE_WEIGHT, FULLTEXT_WEIGHT, RRF_K, SearchMode, explain_search, search
+from caredesk.store.section_mates import section_mates
 
 SQL_DIR = Path(__file__).resolve().parents[2] / "sql"
 
@@ -129,6 +130,42 @@ def test_displaced_chunks_follow_the_diverse_k_and_never_reorder_them(db, add, f
     # Nothing is displaced when the cap displaced nothing.
     assert search(db, tiers=["public"], k=3, per_document=6, displaced=2, **words) == search(
         db, tiers=["public"], k=3, per_document=6, **words)
+
+
+def test_section_mates_are_the_other_chunks_of_a_hits_section_closest_first(db, add, fake_embed) -> None:
+    # One long "Parameters" section cut into four chunks, a short "Notes" section, a staff twin of the page.
+    add("kb/public/show.md", [("Parameters", "name of the run-time parameter to show"),
+                              ("Parameters", "is_superuser is true if the current role has superuser privileges"),
+                              ("Parameters", "server_encoding shows the database encoding"),
+                              ("Parameters", "all shows the values of every parameter"),
+                              ("Notes", "the function current_setting produces the same output")])
+    add("kb/staff/show.md", [("Parameters", "superuser rights of the staff roles")])
+    words = query(fake_embed, "does the current role have superuser privileges")
+    hits = search(db, tiers=["public"], k=2, per_document=2, **words)
+    by_heading = {hit.heading: hit for hit in hits}
+
+    mates = section_mates(db, hits=hits, query_vector=words["query_vector"], tiers=["public"], per_section=2)
+
+    # Each section's other chunks, never a hit, never another tier's, at most two a section, each naming the
+    # hit it continues and carrying that hit's score.
+    assert mates and {m.chunk_id for m in mates}.isdisjoint({h.chunk_id for h in hits})
+    assert {m.tier for m in mates} == {"public"} and {m.source for m in mates} == {"kb/public/show.md"}
+    for mate in mates:
+        section_hit = by_heading[mate.heading]
+        assert mate.continues == section_hit.chunk_id and mate.score == section_hit.score
+    per_section = Counter(m.heading for m in mates)
+    assert max(per_section.values()) <= 2
+    # Closest to the query first within a section, sections in the hits' order.
+    for heading in per_section:
+        similarities = [m.similarity for m in mates if m.heading == heading]
+        assert similarities == sorted(similarities, reverse=True)
+    assert [m.heading for m in mates] == sorted((m.heading for m in mates),
+                                                key=[h.heading for h in hits].index)
+    # `exclude` keeps out chunks already handed on; none per section, none at all.
+    excluded = section_mates(db, hits=hits, query_vector=words["query_vector"], tiers=["public"], per_section=2,
+                             exclude=[mates[0].chunk_id])
+    assert mates[0].chunk_id not in {m.chunk_id for m in excluded}
+    assert section_mates(db, hits=hits, query_vector=words["query_vector"], tiers=["public"], per_section=0) == []
 
 
 def test_the_connection_never_prepares_statements(db) -> None:

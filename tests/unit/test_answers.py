@@ -5,13 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from caredesk.contracts import DraftSentence, Passage
-from caredesk.query.generate.answers.compose import asked_columns, best_first, cued_first, select, with_gaps
+from caredesk.query.generate.answers.compose import (
+    asked_columns,
+    best_first,
+    cued_first,
+    select,
+    top_section_rest,
+    with_gaps,
+)
 from caredesk.query.generate.answers.decision import (
     DECISION_FEATURES,
     DECISION_SIGNS,
     THING_COVERAGE,
     THING_ESSENTIALS_NAMED,
     THING_HEAD_NOT_NAMED,
+    THING_MEASURED,
+    THING_NOT_MEASURED,
     THING_NOT_NAMED,
     THING_NOT_PRICED,
     THING_PRICED,
@@ -20,7 +29,13 @@ from caredesk.query.generate.answers.decision import (
     DecisionModel,
     decision_signals,
 )
-from caredesk.query.generate.answers.features import UNIT_FEATURES, Candidate, QuestionTerms, question_terms
+from caredesk.query.generate.answers.features import (
+    UNIT_FEATURES,
+    Candidate,
+    QuestionTerms,
+    candidates,
+    question_terms,
+)
 from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
 from caredesk.query.generate.answers.question import (
     Kind,
@@ -30,6 +45,7 @@ from caredesk.query.generate.answers.question import (
     asking_text,
     cued_kinds,
     holds_kind,
+    measured_thing_of,
     salient_terms,
     thing_essentials,
 )
@@ -269,6 +285,73 @@ def test_a_price_question_is_answered_only_by_a_unit_that_names_the_thing_and_gi
     refused = model.decide({**sure, THING_PRICED: 0.0})
     assert not refused.answer and refused.reason == THING_NOT_PRICED
     assert model.decide({**sure, THING_PRICED: 1.0}).answer
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "thing"),
+    [
+        ("How long do thyroid test results take?", Kind.DURATION, "thyroid test results"),
+        ("For how many years are SafeReport incident entries kept before they are deleted?", Kind.DURATION,
+         "SafeReport incident entries"),
+        ("After the lab has run my test, how long do you keep the leftover sample in case it is needed?",
+         Kind.DURATION, "the leftover sample"),
+        ("How long is the login code for the portal valid?", Kind.DURATION, "the login code for the portal"),
+        ("Roughly how long does a biopsy report usually take to come back?", Kind.DURATION, "a biopsy report"),
+        ("How many attachments can I add to one message?", Kind.COUNT, "attachments"),
+        ("Which tables are in shared_buffers, and how many buffers does each one use?", Kind.COUNT, "buffers"),
+        # a person waits or acts, or the question asks how often or which ones: no thing is measured
+        ("How long do I wait?", None, None),
+        ("Roughly how long do people usually wait to be seen at night?", None, None),
+        ("How can I tell how long each ticket stayed open?", None, None),
+        ("How many times can I change my appointment date without paying?", None, None),
+        ("Roughly how many of those urgent slots does each doctor keep back?", None, None),
+        # the thing was named before
+        ("Our doctor wants a stool test. How long do those results usually take?", None, None),
+    ],
+)
+def test_the_thing_a_duration_or_count_question_measures(question, kind, thing):
+    measured = measured_thing_of(question)
+    assert (measured.kind if measured else None, measured.text if measured else None) == (kind, thing)
+
+
+def test_a_duration_question_is_answered_only_by_a_unit_that_names_the_thing_and_states_a_duration():
+    terms = question_terms("For how many years are SafeReport incident entries kept?", lambda _w: 1.0)
+    assert terms.measured_kind is Kind.DURATION and terms.measured == {"safereport", "incident", "entry"}
+    passage = Passage(source="kb/public/privacy.md", chunk_id="privacy#3", heading="How Long We Keep It", body="",
+                      score=1.0, similarity=0.5)
+
+    def candidate(text: str) -> Candidate:
+        unit = answer_units("privacy#3", "How Long We Keep It", text)[1]
+        return Candidate(unit=unit, passage=passage, passage_rank=0, cosine=0.5, heading_cosine=0.5,
+                         words=frozenset(content_words(unit.text)), heading_words=frozenset({"long", "keep"}))
+
+    def signals(question_terms_: QuestionTerms, *texts: str, context: tuple[str, ...] = ()) -> dict[str, float]:
+        chosen = [candidate(text) for text in texts]
+        return decision_signals([(1.0, c) for c in chosen], chosen, question_terms_, [passage],
+                                [candidate(text) for text in context])
+
+    # durations of other things, and the thing named with no duration: neither says how long it is kept
+    assert signals(terms, "Conversation history is kept for 30 days and then deleted.",
+                   "Report every incident in SafeReport.")[THING_MEASURED] == 0.0
+    assert signals(terms, "SafeReport entries are kept for 10 years.")[THING_MEASURED] == 1.0
+    # the thing's qualifiers name it too, and a unit quoted as context after the answer counts
+    chats = question_terms("How long do you keep the chats I have with this assistant?", lambda _w: 1.0)
+    assert chats.measured == {"chat", "assistant"}
+    assert signals(chats, "The assistant can show an appointment's status.")[THING_MEASURED] == 0.0
+    assert signals(chats, "The assistant can show an appointment's status.",
+                   context=("Online assistant conversations are kept for 30 days.",))[THING_MEASURED] == 1.0
+    # a count question is held to a number of its thing
+    counted = question_terms("How many attachments can I add to one message?", lambda _w: 1.0)
+    assert signals(counted, "Each file may be up to 10 MB.")[THING_MEASURED] == 0.0
+    assert signals(counted, "You can add up to 5 attachments.")[THING_MEASURED] == 1.0
+    # a question that measures no thing is never held to it
+    unmeasured = question_terms("How long do I wait?", lambda _w: 1.0)
+    assert unmeasured.measured_kind is None
+    assert signals(unmeasured, "Please arrive early.")[THING_MEASURED] == 1.0
+    model, sure = _cosine_only_decision(), _SURE_SIGNALS
+    refused = model.decide({**sure, THING_MEASURED: 0.0})
+    assert not refused.answer and refused.reason == THING_NOT_MEASURED
+    assert model.decide({**sure, THING_MEASURED: 1.0}).answer
 
 
 @pytest.mark.parametrize(
@@ -540,6 +623,29 @@ def _candidates(body: str, chunk_id: str = "kb/public/refills.md#2") -> list[Can
                    similarity=0.6)
     return [Candidate(u, page, 0, 0.5, 0.5, frozenset(), frozenset())
             for u in answer_units(chunk_id, page.heading, body) if not u.is_heading]
+
+
+def test_a_section_mate_ranks_with_the_retrieved_chunk_whose_section_it_continues():
+    def page(chunk_id: str, heading: str, body: str, continues: str | None = None) -> Passage:
+        return Passage(source=chunk_id.split("#")[0], chunk_id=chunk_id, heading=heading, body=body, score=0.3,
+                       similarity=0.6, continues=continues)
+
+    passages = [page("kb/public/pg/show.html#3", "Parameters", "The name of a run-time parameter."),
+                page("kb/public/pg/set.html#1", "Description", "SET changes run-time parameters."),
+                page("kb/public/pg/show.html#4", "Parameters", "True if the current role has superuser privileges.",
+                     continues="kb/public/pg/show.html#3"),
+                page("kb/public/pg/show.html#2", "Parameters", "Parameters can be shown. There are many of them.",
+                     continues="kb/public/pg/show.html#3")]
+    vectors = {(p.chunk_id, u.context_hash): np.ones(3, dtype=np.float32)
+               for p in passages for u in answer_units(p.chunk_id, p.heading, p.body)}
+    ranks = {c.unit.chunk_id: c.passage_rank for c in candidates(passages, np.ones(3, dtype=np.float32), vectors)}
+    assert ranks == {"kb/public/pg/show.html#3": 0, "kb/public/pg/set.html#1": 1, "kb/public/pg/show.html#4": 0,
+                     "kb/public/pg/show.html#2": 0}
+    # their units are the rest of the top-ranked section, quoted as context after the answer in document order
+    found = candidates(passages, np.ones(3, dtype=np.float32), vectors)
+    rest = top_section_rest(found, [found[0]])
+    assert [(c.unit.chunk_id, c.unit.position) for c in rest] == [
+        ("kb/public/pg/show.html#2", 0), ("kb/public/pg/show.html#2", 1), ("kb/public/pg/show.html#4", 0)]
 
 
 def test_the_reply_opens_with_the_best_unit_and_a_list_moves_whole():
@@ -1089,3 +1195,23 @@ def test_a_unit_naming_everything_asked_answers_first_when_it_scores_close_to_th
     assert scored[0][1].unit.text == combining.body  # the cosine alone prefers the sentence about discounts
     assert covering_first(scored, terms)[0][1].unit.text == opinions.body
     assert covering_first(scored, terms, delta=1.0) == scored  # 2 log-odds below the best: too far
+
+
+def test_a_unit_naming_the_measured_thing_with_its_quantity_answers_first_when_it_scores_close_to_the_best():
+    from caredesk.query.generate.answers.compose import measured_first
+
+    escalation = Passage(source="kb/staff/escalation.md", chunk_id="escalation#2", heading="Escalation > When",
+                         body="A patient has waited more than 45 minutes beyond the booked slot.", score=0.3,
+                         similarity=0.6)
+    processing = Passage(source="kb/staff/workflow.md", chunk_id="workflow#4", heading="Workflow > Processing",
+                         body="Unapproved requests escalate to the next level after 2 working days.", score=0.2,
+                         similarity=0.5)
+    question = "How long does a refund request wait for a duty manager before it escalates?"
+    scored, terms = cosine_scored([escalation, processing], question, {escalation.body: 1.0, processing.body: 0.8})
+    assert scored[0][1].unit.text == escalation.body  # a duration, but of a patient's wait
+    assert measured_first(scored, terms)[0][1].unit.text == processing.body
+    assert measured_first(scored, terms, delta=1.0) == scored  # 2 log-odds below the best: too far
+    # a question that measures no thing keeps its order
+    other, other_terms = cosine_scored([escalation, processing], "Who escalates a refund request?", {
+        escalation.body: 1.0, processing.body: 0.8})
+    assert measured_first(other, other_terms) == other

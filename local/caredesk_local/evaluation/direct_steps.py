@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from caredesk.contracts import Outcome, Passage, Turn
+from caredesk.contracts import Outcome, Turn
 from caredesk.query.generate import ExtractiveGenerator
 from caredesk.query.guard import contextualise, mask_pii
-from caredesk.query.retrieve import RetrieveConfig, shaped_search
+from caredesk.query.retrieve import RetrieveConfig, passages_of, shaped_search
 from caredesk.query.review import render_answer, review_draft
 from caredesk.store.search import SearchHit, SearchMode
 from caredesk.tiers import Tier
@@ -109,8 +109,7 @@ class AnswerCheck:
 def answer_case(conn, embedder, case: dict, *, k: int = 5) -> tuple[str, list[str]]:
     """(answer, why review removed each sentence it removed) from retrieve -> extractive compose -> review."""
     query, hits = shaped_search(conn, embedder, search_text(case), caller_tier(case), RetrieveConfig(k=k))
-    passages = [Passage(source=h.source, chunk_id=h.chunk_id, heading=h.heading, body=h.body, score=h.score,
-                        similarity=h.similarity) for h in hits]
+    passages = passages_of(hits)
     draft = ExtractiveGenerator(embedder.embed).compose(query, passages, conn=conn, tier=caller_tier(case))
     outcome = review_draft(draft.sentences, passages, embedder.embed, question=query)
     answer, _citations = render_answer([], outcome.kept, passages)

@@ -142,6 +142,9 @@ class Passage(_Model):
     body: str
     score: float
     similarity: float
+    # Another chunk of a retrieved chunk's section, handed on after the hits (caredesk.store.section_mates): that
+    # chunk's id. The composer ranks it with that chunk.
+    continues: str | None = None
 
 
 class RetrieveResult(_Model):

@@ -73,6 +73,8 @@ class SearchHit:
     similarity: float  # cosine similarity of this chunk to the query vector, whatever the mode
     dense_rank: int | None  # 1-based rank in the dense leg, None if the leg did not return it
     fulltext_rank: int | None
+    # A section mate (caredesk.store.section_mates): the chunk id of the hit whose section it continues.
+    continues: str | None = None
 
 
 # The full-text leg ranks with ts_rank, not ts_rank_cd: measured on the golden set's dev split,

@@ -121,6 +121,10 @@ CUED_DELTA = 1.0
 # no outcome changed (3 replies reordered), at 3.0 sample dev 229 -> 230 of 322 (paraphrase-067), nothing else, 6
 # replies reordered; with the unit's heading words counted too the same.
 COVERING_DELTA = 3.0
+# How far below the best unit one that names the thing a duration or "how many" question measures and states the
+# quantity may score and still go first (`measured_first`), as for `covering_first`. Measured on both knowledge
+# bases (docs/grounded-answers.md, twenty-ninth round).
+MEASURED_DELTA = 3.0
 # How far back a chain of sentences that each refer back to the one before is quoted (`antecedents`).
 MAX_ANTECEDENTS = 2
 # A cell that says there is none ("Closed", "No") answers a "when" or "how much" as well as a figure does.
@@ -151,9 +155,10 @@ def compose_answer(
     decider = decider or DecisionModel.load()
     found = candidates(passages, question_vector, unit_vectors)
     ranked = rank(found, scorer.scores(feature_matrix(found, terms)))
-    scored = figured_first(pinpointed_first(covering_first(cued_first(ranked, terms), terms), terms), terms)
+    scored = figured_first(pinpointed_first(measured_first(covering_first(cued_first(ranked, terms), terms), terms),
+                                            terms), terms)
     chosen = select(scored, terms)
-    decision = decider.decide(decision_signals(scored, chosen, terms, passages))
+    decision = decider.decide(decision_signals(scored, chosen, terms, passages, top_section_rest(found, chosen)))
     if not decision.answer:
         return Composition([], decision)
     answer = best_first(with_gaps(with_parts(chosen, parts, passages, unit_vectors, scorer), found), scored[0][1])
@@ -173,6 +178,20 @@ def covering_first(
     if len(stems) < 2 or not scored:
         return list(scored)
     return _promoted(scored, lambda candidate: all(terms.covers(stem, candidate.words) for stem in stems), delta)
+
+
+def measured_first(
+    scored: Sequence[tuple[float, Candidate]], terms: QuestionTerms, *, delta: float = MEASURED_DELTA,
+) -> list[tuple[float, Candidate]]:
+    """`scored` with the best unit that names the thing a duration or "how many" question measures and states the
+    quantity (`QuestionTerms.states_measure`) moved to the front, when the best unit does not and it scores within
+    `delta` of it: "How long does a refund request wait for a duty manager before it escalates?" is answered by
+    "Unapproved requests escalate to the next level after 2 working days", not by how long a patient may wait
+    before the Duty Manager comes. Unchanged when the question measures no thing."""
+    if terms.measured_kind is None or not scored:
+        return list(scored)
+    return _promoted(scored, lambda candidate: terms.states_measure(candidate.words | candidate.heading_words,
+                                                                     candidate.unit.text), delta)
 
 
 def _promoted(
@@ -204,13 +223,19 @@ def best_first(chosen: Sequence[Candidate], best: Candidate) -> list[Candidate]:
 
 
 def top_section_rest(found: Sequence[Candidate], chosen: Sequence[Candidate]) -> list[Candidate]:
-    """The top-ranked retrieved section's units the answer does not quote, in document order. Its table
-    rows are left out when the answer quotes one of them: "the cardiology fee" is one row, not the table."""
+    """The top-ranked retrieved section's units the answer does not quote, in document order (its chunk's, and its
+    section mates'). Its table rows are left out when the answer quotes one of them: "the cardiology fee" is one
+    row, not the table."""
     quoted = {(c.unit.chunk_id, c.unit.position) for c in chosen}
     row_quoted = any(c.passage_rank == 0 and c.unit.row is not None for c in chosen)
     rest = [c for c in found if c.passage_rank == 0 and (c.unit.chunk_id, c.unit.position) not in quoted
             and not (row_quoted and c.unit.row is not None)]
-    return sorted(rest, key=lambda c: c.unit.position)
+    return sorted(rest, key=lambda c: (_ordinal(c.unit.chunk_id), c.unit.position))
+
+
+def _ordinal(chunk_id: str) -> int:
+    """Where a chunk sits in its document: the chunker's ids are `<doc_id>#<ordinal>` (caredesk.ingest.chunking)."""
+    return int(chunk_id.rsplit("#", 1)[1])
 
 
 def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Candidate]]:

@@ -65,6 +65,13 @@ THING_UNSEEN_REASON = "abstain:thing_unseen"
 # fee row names the thing and an amount, but never the thing's amount.
 THING_PRICED = "thing_priced"
 THING_NOT_PRICED = "abstain:thing_not_priced"
+# The same for a duration or "how many" question: 1.0 when a unit the reply quotes (chosen, or quoted as context) both
+# names a word of the thing it measures and states a duration (a number), or the question measures no thing
+# (`question.measured_thing_of`). "For how
+# many years are SafeReport incident entries kept?" answered with "Conversation history is kept for 30 days" and
+# the records retention table states how long other things are kept, never that thing.
+THING_MEASURED = "thing_measured"
+THING_NOT_MEASURED = "abstain:thing_not_measured"
 
 
 @dataclass(frozen=True)
@@ -81,7 +88,10 @@ def decision_signals(
     chosen: Sequence[Candidate],
     terms: QuestionTerms,
     passages: Sequence[Passage],
+    context: Sequence[Candidate] = (),
 ) -> dict[str, float]:
+    """`context`: the units the reply quotes after the answer (`compose.top_section_rest`); only the measured
+    thing's check reads them: a retention table's row quoted as context answers "how long do you keep X?"."""
     if not scored:
         return {name: 0.0 for name in DECISION_FEATURES}
     chosen_words: set[str] = set()
@@ -107,6 +117,8 @@ def decision_signals(
         THING_COVERAGE: terms.thing_coverage(chosen_words),
         THING_ESSENTIALS_NAMED: float(terms.names_essentials(chosen_words)),
         THING_UNSEEN: float(bool(terms.phrase & terms.unseen)),
+        THING_MEASURED: float(terms.measured_kind is None or any(
+            terms.states_measure(c.words | c.heading_words, c.unit.text) for c in (*chosen, *context))),
         THING_PRICED: float(not terms.priced or any(
             terms.names_essentials(c.words | c.heading_words) and holds_kind(plain(c.unit.text), Kind.AMOUNT)
             for c in chosen)),
@@ -134,6 +146,8 @@ class DecisionModel:
             return Decision(False, score, self.model.threshold, THING_HEAD_NOT_NAMED, recorded)
         if signals.get(THING_UNSEEN, 0.0) == 1.0:
             return Decision(False, score, self.model.threshold, THING_UNSEEN_REASON, recorded)
+        if signals.get(THING_MEASURED, 1.0) == 0.0:
+            return Decision(False, score, self.model.threshold, THING_NOT_MEASURED, recorded)
         if signals.get(THING_PRICED, 1.0) == 0.0:
             return Decision(False, score, self.model.threshold, THING_NOT_PRICED, recorded)
         answer = score >= self.model.threshold

@@ -24,6 +24,7 @@ from caredesk.query.generate.answers.question import (
     asking_text,
     cued_kinds,
     holds_kind,
+    measured_thing_of,
     salient_terms,
 )
 from caredesk.query.generate.answers.units import AnswerUnit, answer_units
@@ -72,6 +73,10 @@ class QuestionTerms:
     quantities: tuple[Quantity, ...] = ()  # the figures the question gives of the asker's case (quantities.py)
     cued: frozenset[Kind] = frozenset()  # number-like kinds its topic hints at besides `kind` (question.cued_kinds)
     asked: frozenset[str] = frozenset()  # stems of its asking sentences (question.asking_text), not the story
+    # The thing a duration or "how many" question measures (question.measured_thing_of): the kind it asks and the
+    # stems naming it; None and empty when it measures none.
+    measured_kind: Kind | None = None
+    measured: frozenset[str] = frozenset()
 
     @property
     def total(self) -> float:
@@ -105,7 +110,17 @@ class QuestionTerms:
             priced=self.priced and bool(self.essentials & stems),
             quantities=self.quantities,  # the asker's figures hold for every part of the message
             asked=frozenset(stem for stem in self.asked if stem in stems),
+            measured_kind=self.measured_kind if self.measured & stems else None,
+            measured=frozenset(stem for stem in self.measured if stem in stems),
         )
+
+    def states_measure(self, words: set[str] | frozenset[str], text: str) -> bool:
+        """A unit whose words (with its heading's) are `words` and whose text is `text` names a word of the thing
+        the question measures and states the quantity asked (question.measured_thing_of); True when the question
+        measures no thing."""
+        if self.measured_kind is None:
+            return True
+        return any(self.covers(stem, words) for stem in self.measured) and holds_kind(plain(text), self.measured_kind)
 
     def thing_coverage(self, words: set[str] | frozenset[str]) -> float:
         """IDF-weighted share of the asked thing's terms ("parking for bicycles") that `words` cover; 1.0
@@ -160,6 +175,8 @@ def question_terms(
                 seen.add(stem)
     related_stems = {stem: (related(stem) if related else set()) - {stem} for stem in weights}
     thing = asked_thing_of(question)
+    measured = measured_thing_of(question)
+    measured_stems = frozenset(measured.phrase & weights.keys()) if measured else frozenset()
     return QuestionTerms(
         kind=asked_kind(question),
         weights=weights,
@@ -172,6 +189,8 @@ def question_terms(
         quantities=question_quantities(question),
         cued=cued_kinds(question),
         asked=frozenset(salient_terms(asking_text(question)) & weights.keys()),
+        measured_kind=measured.kind if measured and measured_stems else None,
+        measured=measured_stems,
     )
 
 
@@ -198,10 +217,14 @@ ABOUT_THE_DOCUMENT = re.compile(
 def candidates(
     passages: Sequence[Passage], question_vector: np.ndarray, unit_vectors: Mapping[tuple[str, str], np.ndarray]
 ) -> list[Candidate]:
-    """Every answer unit of the passages (duplicates dropped, first occurrence kept) with its cosines."""
+    """Every answer unit of the passages (duplicates dropped, first occurrence kept) with its cosines and the rank
+    of its passage (of the passage it continues, for a section mate)."""
     out: list[Candidate] = []
     seen: set[str] = set()
+    place = {passage.chunk_id: rank for rank, passage in enumerate(passages)}
     for rank, passage in enumerate(passages):
+        # a section mate ranks with the retrieved chunk whose section it continues
+        rank = place.get(passage.continues, rank) if passage.continues else rank
         units = answer_units(passage.chunk_id, passage.heading, passage.body)
         heading = units[0]
         heading_cosine = float(unit_vectors[(passage.chunk_id, heading.context_hash)] @ question_vector)

@@ -334,6 +334,72 @@ def _asked_object(question: str) -> tuple[str, str, str, bool] | None:
     return None
 
 
+@dataclass(frozen=True)
+class MeasuredThing:
+    """What a question asks the duration or the number of (`measured_thing_of`)."""
+
+    kind: Kind  # Kind.DURATION or Kind.COUNT
+    text: str  # "thyroid test results", "attachments"
+    phrase: frozenset[str]  # stems of the phrase naming it, what qualifies it included
+
+
+def measured_thing_of(question: str) -> MeasuredThing | None:
+    """The thing whose duration or number a question asks: "How long do thyroid test results take?" -> "thyroid
+    test results"; "For how many years are SafeReport incident entries kept?" -> "SafeReport incident entries";
+    "How long do you keep the leftover sample?" -> "the leftover sample"; "How many attachments can I add?" ->
+    "attachments". None when no sentence asks that, when it asks how long a person waits or acts ("How long do I
+    wait?", "How many days does the Branch Head have to reply?"), how many times or of which ones, or points
+    back ("How long do those results take?"). A reply stating how long other things take, or how many of other
+    things there are, does not answer it."""
+    for sentence in _SENTENCE_END.split(question):
+        duration = _DURATION_OF.match(sentence)
+        if duration:
+            named = next(value for name, value in duration.groupdict().items() if name.startswith("thing") and value)
+            thing = _KIND_OF.sub("", _THING_END.split(named, maxsplit=1)[0].strip(" ,"))
+            if _POINTS_BACK.match(thing) or _ASKS_WHAT.match(thing) or _PERSON.match(thing):
+                continue
+            measured = _measured(Kind.DURATION, thing)
+        else:
+            count = _COUNT_OF.search(sentence)
+            measured = _measured(Kind.COUNT, count.group("thing")) if count else None
+        if measured:
+            return measured
+    return None
+
+
+def _measured(kind: Kind, thing: str) -> MeasuredThing | None:
+    """The phrase keeps its qualifiers: "the chats I have with this assistant" is answered by "Online assistant
+    conversations: 30 days"."""
+    thing = _HEDGES.sub(" ", thing).strip()
+    words = [w for w in words_as_typed(thing) if salient_terms(w) and w.lower() not in _PARTICLES]
+    return MeasuredThing(kind, thing, frozenset(salient_terms(" ".join(words)))) if words else None
+
+
+# ("<a clause>, ") "how long / how soon / (for, within) how many days ...": "do you keep X", "does X take / last /
+# stay active", "is X valid", "are X kept". The verb after the thing ends its name.
+_DURATION_OF = re.compile(
+    r"\s*(?:[^?.!,]{1,80},\s*)?(?:(?:and|also|so|but|please|roughly|approximately|about)\b[,\s]*)*"
+    r"(?:(?:for|within|after|in)\s+)?how\s+(?:long|soon|many\s+(?:minutes|hours|days|weeks|months|years))\s+"
+    r"(?:(?:do|does|will|would|did|should|must|can)\s+(?:you|the\s+clinic|your\s+clinics?|they|we)\s+"
+    r"(?:usually\s+|normally\s+)?(?:keep|hold|store|retain|hang\s+on\s+to|hold\s+on\s+to)\s+(?P<thing1>[^?.!]+)"
+    r"|(?:do|does|will|would|is|are|did|can)\s+(?P<thing2>[^?.!]+?)\s+(?:usually\s+|normally\s+|typically\s+)?"
+    r"(?:take|takes|last|lasts|stay|stays|remain|remains|kept|stored|valid|active|open|run|wait|be\s+kept|"
+    r"be\s+valid)\b)",
+    re.IGNORECASE,
+)
+# "how many X can I / do you / are ...": X up to the verb or pronoun after it; not "how many times / of them /
+# days / people" (how often, which ones, how long, who).
+_COUNT_OF = re.compile(
+    r"\bhow\s+many\s+(?!times\b|of\b|minutes\b|hours\b|days\b|weeks\b|months\b|years\b|people\b|more\b)"
+    r"(?P<thing>[\w\s'-]+?)\s+(?:can|could|do|does|did|will|would|are|is|am|should|must|may|i|we|you|it|they|"
+    r"per|each|in|at|a|an|the|were|have|has)\b",
+    re.IGNORECASE,
+)
+# A person as the subject: the question asks how long someone waits or acts, not how long a thing lasts.
+_PERSON = re.compile(r"(?:i|you|we|he|she|they|people|patients|your\s+side)\b", re.IGNORECASE)
+_HEDGES = re.compile(r"\b(?:usually|normally|typically|generally|roughly)\b", re.IGNORECASE)
+
+
 # "do you / does the clinic / do any of your doctors <verb> X", "is / are there X", "can / may I <verb> X",
 # opening the sentence ("What do you offer in a situation like this?" asks what, not whether).
 _AVAILABILITY = re.compile(
