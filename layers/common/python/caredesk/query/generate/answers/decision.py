@@ -67,9 +67,9 @@ THING_PRICED = "thing_priced"
 THING_NOT_PRICED = "abstain:thing_not_priced"
 # The same for a duration or "how many" question: 1.0 when a unit the reply quotes (chosen, or quoted as context) both
 # names a word of the thing it measures and states a duration (a number), or the question measures no thing
-# (`question.measured_thing_of`). "For how
-# many years are SafeReport incident entries kept?" answered with "Conversation history is kept for 30 days" and
-# the records retention table states how long other things are kept, never that thing.
+# (`question.measured_thing_of`). "For how many years are SafeReport incident entries kept?" answered with
+# "Conversation history is kept for 30 days" and the records retention table states how long other things are
+# kept, never that thing.
 THING_MEASURED = "thing_measured"
 THING_NOT_MEASURED = "abstain:thing_not_measured"
 
