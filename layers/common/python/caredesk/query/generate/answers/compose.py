@@ -185,9 +185,10 @@ def measured_first(
 ) -> list[tuple[float, Candidate]]:
     """`scored` with the best unit that names the thing a duration or "how many" question measures and states the
     quantity (`QuestionTerms.states_measure`) moved to the front, when the best unit does not and it scores within
-    `delta` of it: "How long does a refund request wait for a duty manager before it escalates?" is answered by
-    "Unapproved requests escalate to the next level after 2 working days", not by how long a patient may wait
-    before the Duty Manager comes. Unchanged when the question measures no thing."""
+    `delta` of it: "How long does a refund request wait for a duty manager before it escalates?" opens with a unit
+    naming refunds or requests with a duration, not with how long a patient may wait before the Duty Manager comes.
+    Any word of the thing qualifies, so the unit put first may still time another part of it. Unchanged when the
+    question measures no thing."""
     if terms.measured_kind is None or not scored:
         return list(scored)
     return _promoted(scored, lambda candidate: terms.states_measure(candidate.words | candidate.heading_words,
