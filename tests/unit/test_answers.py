@@ -43,6 +43,7 @@ from caredesk.query.generate.answers.question import (
     asked_parts,
     asked_thing,
     asking_text,
+    asks_who,
     cued_kinds,
     holds_kind,
     measured_thing_of,
@@ -164,6 +165,13 @@ def test_what_a_question_asks_for(question, kind):
         ("How much does lying on an observation bed cost?", None),
         # made to do something, not had: no thing is asked about
         ("Can I have the server parse and plan it once and reuse it?", None),
+        # a place or means whose clause says what is asked: no thing a document would name
+        ("Is there a spot in my online account where I can keep an eye on the refund?", None),
+        ("Is there somewhere to leave my car at the Hillview branch?", None),
+        ("Can I get an option to pay in instalments?", None),
+        ("Do you have an option for home delivery?", "home delivery"),  # ... or the thing after "for"
+        ("Is there a parking place for bikes?", "a parking place for bikes"),  # a placeholder inside names one
+        ("Is there a place card at the desk?", "a place card"),
     ],
 )
 def test_what_an_availability_question_asks_exists(question, thing):
@@ -733,6 +741,34 @@ def test_a_row_shows_the_figure_asked_for_when_the_named_columns_hold_none():
     asks_time = question_terms("Is the branch open on Sundays?", lambda _word: 3.0)
     assert asked_columns("Hillview", BRANCH_HOURS_ROW, asks_time) == ["Sunday"]
     assert asked_columns("Dermatology", SECOND_OPINION_ROW, question_terms("Dermatology?", lambda _w: 3.0)) is None
+
+
+def test_a_who_question_asks_for_the_column_that_says_who_does_it():
+    pairs = (("Reviewed by", "Root cause analysis panel"), ("Review starts", "Within 24 hours"),
+             ("Report completed", "30 days"))
+    idf = {"review": 1.0, "start": 4.0, "s1": 5.0}.get
+    who_and_when = question_terms("Who reviews an S1 incident, and how soon does the review start?",
+                                  lambda w: idf(w, 3.0))
+    assert who_and_when.asks_who
+    assert asked_columns("S1", pairs, who_and_when) == ["Reviewed by", "Review starts"]
+    when_only = question_terms("How soon does the review of an S1 incident start?", lambda w: idf(w, 3.0))
+    assert not when_only.asks_who
+    assert asked_columns("S1", pairs, when_only) == ["Review starts"]
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Who reviews it?", True),
+        ("Which severity is it, who reviews it, and how soon?", True),  # a later clause asks
+        ("To whom do I write?", True),
+        ("Whose signature is needed?", True),
+        ("The doctor who saw me was rude. What can I do?", False),  # a relative pronoun in the story
+        ("Can the nurse who comes home change a dressing?", False),  # a relative pronoun in the question
+    ],
+)
+def test_which_messages_ask_who(question, asks):
+    assert asks_who(question) is asks
 
 
 def test_a_column_is_asked_for_by_the_asking_sentences_not_by_the_story_around_them():

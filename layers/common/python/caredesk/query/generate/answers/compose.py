@@ -521,6 +521,10 @@ def antecedents(candidate: Candidate) -> list[str]:
     return chain
 
 
+# A header whose cells say who does it: "Reviewed by", "Approved by", "Who decides", "Contact".
+_NAMES_WHO = re.compile(r"(?:\w+ed\s+by|^who\b.*|^(?:contact|owner|responsible|approver|reviewer)s?)$", re.IGNORECASE)
+
+
 def asked_columns(label: str, pairs: Sequence[tuple[str, str]], terms: QuestionTerms) -> list[str] | None:
     """The headers the question's asking sentences name with a distinctive word (COLUMN_TERM_SHARE), in the header or
     the cell (None: they name none, show all). When none of those cells states the figure the question asks
@@ -536,7 +540,8 @@ def asked_columns(label: str, pairs: Sequence[tuple[str, str]], terms: QuestionT
     rarest = max((terms.weights[stem] for stem in stems), default=0.0)
     distinctive = [stem for stem in stems if terms.weights[stem] >= COLUMN_TERM_SHARE * rarest]
     named = [name for name, value in pairs
-             if any(terms.covers(stem, content_words(name) | content_words(value)) for stem in distinctive)]
+             if any(terms.covers(stem, content_words(name) | content_words(value)) for stem in distinctive)
+             or (terms.asks_who and _NAMES_WHO.search(name))]
     if not named:
         return None
     values = dict(pairs)

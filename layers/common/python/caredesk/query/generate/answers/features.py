@@ -22,6 +22,7 @@ from caredesk.query.generate.answers.question import (
     asked_kind,
     asked_thing_of,
     asking_text,
+    asks_who,
     cued_kinds,
     holds_kind,
     measured_thing_of,
@@ -77,6 +78,7 @@ class QuestionTerms:
     # stems naming it; None and empty when it measures none.
     measured_kind: Kind | None = None
     measured: frozenset[str] = frozenset()
+    asks_who: bool = False  # an asking sentence asks who ("who reviews it?"): a table's "Reviewed by" column answers
 
     @property
     def total(self) -> float:
@@ -112,6 +114,7 @@ class QuestionTerms:
             asked=frozenset(stem for stem in self.asked if stem in stems),
             measured_kind=self.measured_kind if self.measured & stems else None,
             measured=frozenset(stem for stem in self.measured if stem in stems),
+            asks_who=asks_who(part),
         )
 
     def states_measure(self, words: set[str] | frozenset[str], text: str) -> bool:
@@ -191,6 +194,7 @@ def question_terms(
         asked=frozenset(salient_terms(asking_text(question)) & weights.keys()),
         measured_kind=measured.kind if measured and measured_stems else None,
         measured=measured_stems,
+        asks_who=asks_who(question),
     )
 
 

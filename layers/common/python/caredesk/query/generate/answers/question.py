@@ -162,11 +162,22 @@ def cued_kinds(question: str) -> frozenset[Kind]:
                      if cued is not kind and cued in NUMBER_LIKE and pattern.search(asked))
 
 
+_WHO = re.compile(r"\s*(?:(?:and|but|so|or|also|then)\s+)?(?:to\s+)?who(?:m|se)?\b", re.IGNORECASE)
+_CLAUSE_START = re.compile(r",|;|\s+-\s+")
+
+
 def asking_text(question: str) -> str:
     """The message's asking sentences (ending in "?" or opening with an asking word), or the whole message
     when none is: "I'm a pensioner. Is there any help?" -> "Is there any help?"."""
     sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
     return " ".join(s for s in sentences if s.endswith("?") or _ASKING_START.match(s)) or question
+
+
+def asks_who(question: str) -> bool:
+    """Whether an asking sentence of the message asks who does something ("Who reviews an S1 incident?", "and whom
+    do I tell?"), as a question word, not a relative pronoun ("the doctor who saw me")."""
+    return any(_WHO.match(part) for sentence in _SENTENCE_END.split(asking_text(question))
+               for part in _CLAUSE_START.split(sentence))
 
 
 def holds_kind(text: str, kind: Kind) -> bool:
@@ -317,8 +328,11 @@ def _asked_object(question: str) -> tuple[str, str, str, bool] | None:
             groups = {name: value for name, value in match.groupdict().items() if value}
             named = next(value for name, value in groups.items() if name.startswith("thing"))
             thing = _KIND_OF.sub("", _THING_END.split(named, maxsplit=1)[0].strip(" ,"))
+            thing = _PLACEHOLDER_FOR.sub("", thing)
             if _POINTS_BACK.match(thing):  # "can I get one today?": the thing was named before
                 continue
+            if _PLACEHOLDER.fullmatch(thing) and len(thing) < len(named.strip(" ,")):
+                continue  # "is there a spot in my account where I can see it?": what is asked is in the clause
             if _ASKS_WHAT.match(thing):  # "is there anything we should sort out?" asks what, names no thing
                 continue
             priced = match.re is _PRICE_OF
@@ -356,6 +370,7 @@ def measured_thing_of(question: str) -> MeasuredThing | None:
         if duration:
             named = next(value for name, value in duration.groupdict().items() if name.startswith("thing") and value)
             thing = _KIND_OF.sub("", _THING_END.split(named, maxsplit=1)[0].strip(" ,"))
+            thing = _PLACEHOLDER_FOR.sub("", thing)
             if _POINTS_BACK.match(thing) or _ASKS_WHAT.match(thing) or _PERSON.match(thing):
                 continue
             measured = _measured(Kind.DURATION, thing)
@@ -464,4 +479,10 @@ _PARTICLES = frozenset({"along", "around", "away", "today", "tomorrow", "here", 
 # "anything / something" with a clause of its own ("anything we should sort out", "something else I need to
 # bring"): the question asks what to do or know; a qualifier of its own ("anything for back pain") still names one.
 _ASKS_WHAT = re.compile(r"(?:anything|something)\s+(?:else\b|(?:i|we|you|he|she|they|to|that|which)\b)", re.IGNORECASE)
+# A place or means the clause after it says what for ("a spot in my account where I can track it", "somewhere to
+# leave my car", "an option to pay later"): the noun names nothing a document would name.
+_PLACEHOLDER = re.compile(r"(?:(?:a|an|any|some|the|one)\s+)?(?:somewhere|anywhere|someplace|spot|place|option|"
+                          r"possibility|chance|means)\b", re.IGNORECASE)
+# ... or names the thing after "for / of": "an option for home delivery" asks about home delivery.
+_PLACEHOLDER_FOR = re.compile("^" + _PLACEHOLDER.pattern + r"\s+(?:for|of)\s+", re.IGNORECASE)
 _POINTS_BACK = re.compile(r"(?:one|ones|it|that|this|them|these|those)\b", re.IGNORECASE)
