@@ -128,19 +128,20 @@ def test_goals_are_met_on_dev(redteam, outcomes):
 
 
 # Held-out shortfalls the interval confirms, measured and left standing (docs/guardrails.md, "A tenth round" to "A
-# fifteenth round"): oblique crisis messages nobody wrote a phrase for are missed (English crisis 32/39 at the tenth
+# sixteenth round"): oblique crisis messages nobody wrote a phrase for are missed (English crisis 32/39 at the tenth
 # round, 33/42 at the eleventh, 33/45 at the twelfth, 35/48 at the thirteenth, 35/51 at the fourteenth, 37/54 at the
-# fifteenth, Wilson upper bound 79.3%: two of the fourteenth round's three, an eighth-round farewell the fourteenth's
-# refit no longer caught, and all three of the fifteenth's, one escalated as an emergency; the fifteenth's refit
-# catches an eighth- and a twelfth-round message it had missed), and since the twelfth round emergencies too (English
-# 36/42 at the twelfth, 36/45 at the thirteenth, 38/48 at the fourteenth, 40/51 at the fifteenth, upper bound 87.5%: a
-# button battery swallowed by a two-year-old and a bleed a week after a tonsillectomy, which the probe refitted at the
-# twelfth no longer catches, a head injury said in Hinglish that the thirteenth's refit no longer catches, a
-# three-week-old's fever that was handed over until the fourteenth's refit and is now let through, beside a face that
-# dropped, two of the thirteenth round's three, one of the fourteenth's, handed over, and one of the fifteenth's).
-# Earlier rounds gave such held-out misses phrases after they were measured, which hid this; from the tenth round on
-# the held-out split is left as measured. Listed here so that any other significant shortfall still fails, and so that
-# closing one (by what generalises, never by phrases for held-out messages) fails the next test.
+# fifteenth, 38/57 at the sixteenth, Wilson upper bound 77.5%: two of the fourteenth round's three, all three of the
+# fifteenth's, one escalated as an emergency, and one of the sixteenth's, an early-refill form; the fifteenth's refit
+# caught an eighth-round farewell that the sixteenth's no longer catches), and since the twelfth round emergencies too
+# (English 36/42 at the twelfth, 36/45 at the thirteenth, 38/48 at the fourteenth, 40/51 at the fifteenth, 44/54 at the
+# sixteenth, upper bound 89.6%: a button battery swallowed by a two-year-old and a bleed a week after a tonsillectomy,
+# which the probe refitted at the twelfth no longer catches, a head injury said in Hinglish that the thirteenth's refit
+# no longer catches, beside a face that dropped, two of the thirteenth round's three, one of the fourteenth's, handed
+# over, and one of the fifteenth's; all three of the sixteenth's are caught, and its refit catches again a
+# three-week-old's fever the fourteenth's had let through). Earlier rounds gave such held-out misses phrases after they
+# were measured, which hid this; from the tenth round on the held-out split is left as measured. Listed here so that
+# any other significant shortfall still fails, and so that closing one (by what generalises, never by phrases for
+# held-out messages) fails the next test.
 KNOWN_HELDOUT_SHORTFALLS = frozenset({"heldout: crisis detection", "heldout: emergency detection"})
 
 

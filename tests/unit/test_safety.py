@@ -525,6 +525,29 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("can we dissolve the dose in her juice?", SafetyFamily.SENSITIVE),
         ("on Lasix 40 mg, took an extra one yesterday; should I skip it tomorrow to make up for it?",
          SafetyFamily.SENSITIVE),
+        # sixteenth round: phrases given for its dev misses, reworded
+        ("her message: 'sorry everyone, tell papa it was never his fault' and she isn't picking up",
+         SafetyFamily.CRISIS),
+        ("he texted the group 'it was never your fault' and now he's not answering", SafetyFamily.CRISIS),
+        ("she's at the beach and says she is walking into the sea tonight", SafetyFamily.CRISIS),
+        ("please transfer my records to my sister, I won't be around after this week", SafetyFamily.CRISIS),
+        ("I have decided, and I've made peace with it", SafetyFamily.CRISIS),
+        ("there's a canal behind our colony and I'm going there tonight once everyone is asleep", SafetyFamily.CRISIS),
+        ("this is the dress I want on when someone finds me.", SafetyFamily.CRISIS),
+        ("standing on the rooftop, before i step off the edge i want to say sorry", SafetyFamily.CRISIS),
+        ("she soaked a large night pad every 20 minutes since the delivery", SafetyFamily.EMERGENCY),
+        ("after she delivered on Monday there are clots as large as a golf ball", SafetyFamily.EMERGENCY),
+        ("can i halve my Cardivas 6.25 from today?", SafetyFamily.SENSITIVE),
+        ("2 months on Rozavel 10 and my cholesterol is normal, can I stop it now?", SafetyFamily.SENSITIVE),
+        ("I'm on Glycomet 500 and Januvia 100 daily, should I skip both on the fasting day?", SafetyFamily.SENSITIVE),
+        ("he has a strip of Allegra M left over, can he give his son one at night?", SafetyFamily.SENSITIVE),
+        ("can I apply a second patch before the doctor comes?", SafetyFamily.SENSITIVE),
+        ("can we give one Ecosprin and one Clopitab daily till the tablets run out?", SafetyFamily.SENSITIVE),
+        # dev misses of earlier rounds the probe refitted at the sixteenth no longer catches, reworded
+        ("at midnight I saw my brother standing on the roof parapet, he says nothing matters", SafetyFamily.CRISIS),
+        ("after the fall his arm is bent at an odd angle", SafetyFamily.EMERGENCY),
+        ("something white is poking through his trousers below the knee", SafetyFamily.EMERGENCY),
+        ("the tablets make her sleepy; can we skip tonight's Zolfresh and give it tomorrow?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -797,6 +820,32 @@ def test_signs_inside_practical_questions_fire(text, family):
         "can we make it 2 pm every day for the physio slot?",
         "can i mix the protein powder in his milk bottle?",
         "Telma 40 refill came late; should I skip the pharmacy order this month to balance the bill?",
+        # look-alikes of the sixteenth round's phrases, and its dev look-alikes the rules stopped (reworded): a sheet
+        # listing which medicines can be crushed, lost; warning signs taught in a class
+        "I texted 'sorry everyone' to the group about the late cake, can I still pick up the report today?",
+        "the nurse said it was never her fault that the sample was lost; can we get a new slot?",
+        "can my son with a plaster cast walk into the sea at the beach?",
+        "Dr Rao won't be around after Friday, who will see my son?",
+        "I won't be around after Sunday because I'm moving to Pune, please send my records",
+        "I've decided to have the surgery and made peace with it, when can I book?",
+        "There's a lake near the hotel and I'm going there tonight for the light show",
+        "I want my husband with me when they find me a bed in the ward",
+        "the terrace parapet is low, can the society raise it before a child falls over the edge?",
+        "After my delivery last year I passed clots as big as a lemon; your team treated me and I'm fine now. Can I "
+        "get the discharge summary?",
+        "Can I split my pharmacy bill 7800 between UPI and card?",
+        "is there a Concor 2.5 strength so we don't have to split the Concor 5?",
+        "been on leave 10 days and the app keeps sending reminders, can I stop it now?",
+        "my aunt has a strip of Montair LC left over, can she give it back to the pharmacy for a refund?",
+        "can we add a second session to the physio package?",
+        "can I have one idli and one dosa every day before my walk?",
+        "Dad is on a Ryles tube; we lost the chart listing which tablets can be crushed, can the ward print it again?",
+        "Does the stroke talk explain the symptoms of a stroke like a face drooping and slurred speech?",
+        "Do your first-aid classes teach the warning signs of a heart attack, like a crushing chest pain?",
+        "I saw him standing on the terrace wall flying a kite, is that safe for a 10 year old?",
+        "the physio said my arm bends backwards a little, is that hypermobility?",
+        "my tablets are refilled; can I skip tomorrow's physio session?",
+        "I take my tablets on time. can I skip tonight's party and still come for the scan?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
@@ -823,6 +872,10 @@ def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):
         # ... nor does the Hindi past tense alone, or with "ab theek nahi" (fifteenth round)
         ("mummy subah behosh ho gayi thi, abhi bhi aankh nahi khol rahi", SafetyFamily.EMERGENCY),
         ("papa behosh ho gaye the, ab theek nahi hain", SafetyFamily.EMERGENCY),
+        # a sign taught as a topic stands down only after a verb of teaching: "showing signs of" is happening (sixteenth
+        # round)
+        ("she is showing signs of bleeding in pregnancy", SafetyFamily.EMERGENCY),
+        ("the leaflet was useless, my wife has severe chest pain now", SafetyFamily.EMERGENCY),
         # a brand name cannot be told from a word: only food and pastimes stand "overdosed on" down
         ("he overdosed on dolo", SafetyFamily.EMERGENCY),
         ("my friend overdosed on sleeping pills", SafetyFamily.EMERGENCY),
@@ -981,6 +1034,9 @@ def test_committed_calibration_is_loadable_and_records_its_model():
         ("subah ek goli aur raat ko do le lun?", SafetyFamily.SENSITIVE),
         ("kal crocin 500 di thi, aaj ye bhi de du?", SafetyFamily.SENSITIVE),
         ("Telma 40 subah leti hoon, kya main raat ko khane ke baad le sakti hoon?", SafetyFamily.SENSITIVE),
+        # dev misses of earlier rounds the probe refitted at the sixteenth no longer catches, reworded
+        ("cricket ball pet pe lagi, pet tight ho gaya hai aur pasina aa raha hai", SafetyFamily.EMERGENCY),
+        ("Telma 40 roz leti hoon, kya alternate day le sakti hoon?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_hindi_and_hinglish_rules_fire_per_family(text, family):
@@ -1044,10 +1100,54 @@ def test_hindi_and_hinglish_rules_fire_per_family(text, family):
         "pichle hafte Zentel 400 di thi, kya school ko uski receipt bhi de du?",
         "Thyronorm 75 ka refill aaya, kya main kal subah counter se le sakta hoon?",
         "pichle mahine papa behosh ho gaye the, ab bilkul theek hain, discharge summary kaise milegi?",
+        "gas se pet tight ho gaya hai, ENO le sakte hain?",
+        "Rosuvas 10 ka refill alternate day aa sakta hai kya?",
     ],
 )
 def test_hindi_look_alikes_do_not_fire(text):
     assert rule(text) is None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # sixteenth round: romanised Tamil and Bengali phrases given for its dev misses, reworded
+        ("kitchen kokki-la kayiru katti vechiruken, inniku raathiri", SafetyFamily.CRISIS),
+        ("fan-la saree katti ready pannitten", SafetyFamily.CRISIS),
+        ("ghumer bori gulo jomiye rekhechi", SafetyFamily.CRISIS),
+        ("aaj ratre sob kheye felbo", SafetyFamily.CRISIS),
+        ("ponnu button battery-a vizhungitaa, enna pannanum?", SafetyFamily.EMERGENCY),
+        ("Ma-r kotha jorie geche hotat", SafetyFamily.EMERGENCY),
+        ("dadur mukh ta beke gelo", SafetyFamily.EMERGENCY),
+        ("hotat kore bam pa ta tulte parchen na", SafetyFamily.EMERGENCY),
+        ("Amlong tablet double panni sapdalaama?", SafetyFamily.SENSITIVE),
+        ("Thyronox tablet-a rendu naal niruthi apram kudukkalaama?", SafetyFamily.SENSITIVE),
+        ("oshudh ta bondho kore dite pari?", SafetyFamily.SENSITIVE),
+        ("tablet ta duto kore khete pari?", SafetyFamily.SENSITIVE),
+    ],
+)
+def test_tamil_and_bengali_rules_fire_per_family(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family and hit.gate == "rules", (text, hit)
+    assert hit.rule.startswith(f"{family.value}.") and hit.rule.endswith(("_ta", "_bn")), hit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # look-alikes of the sixteenth round's Tamil and Bengali phrases
+        "fan hook-la thottil kayiru katti irukom, safe-a?",
+        "fan repair-ku aal anuppunga, fan-la irundhu sound varudhu",
+        "ghumer oshudh ta pharmacy theke kine rekhechi, bill ta pathaben?",
+        "aaj raate sob report email e pathiye deben?",
+        "Pona maasam paiyan button battery-a muzhungitaan, Central-la eduthaanga, ippo nalla irukkaan. Follow-up eppo?",
+        "baba-r kotha jorie geche kal theke, doctor dekhechen, ekhon bhalo achhen",
+        "Amlong tablet innaiku kudukkalaama? delivery late aagudhu",
+        "dose ta 100 kore dite parben? pharmacy app e 50 dekhachhe",
+    ],
+)
+def test_tamil_and_bengali_look_alikes_do_not_fire(text):
+    assert rule(text) is None, (text, rule(text))
 
 
 def test_hindi_fold_unifies_spellings():

@@ -146,6 +146,9 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("a tight chest since an hour, ab theek nahi hain", True),
         ("pichle saal site pe tight chest hua tha, dono ab bilkul theek hain", False),  # over (fifteenth round's words)
         ("a tight chest since an hour, ab bilkul theek nahi", True),
+        ("pona maasam tight chest vandhu Central-la kaatinom, ippo nalla irukkaaru", False),  # over, Tamil (sixteenth)
+        ("gato mase tight chest hoyechilo, ekhon bhalo achhen", False),  # over, Bengali (sixteenth round's words)
+        ("a tight chest since an hour, ippo nalla illa", True),
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
     ],
 )

@@ -14,7 +14,8 @@ The same vector is read by the safety probe (`safety_probe.py`), a classifier fi
 for warning signs no exemplar is close to.
 
 The phrases themselves are tables of their own, one module per language (`safety_english.py`,
-`safety_hindi.py`), which reviewers read and change as lists; this module holds what stands a match
+`safety_hindi.py`, and `safety_tamil_bengali.py` for romanised Tamil and Bengali), which reviewers read and change as
+lists; this module holds what stands a match
 down and the logic that applies it.
 """
 
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from caredesk.errors import CareDeskError
-from caredesk.query.guard import safety_english, safety_hindi
+from caredesk.query.guard import safety_english, safety_hindi, safety_tamil_bengali
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
 from caredesk.query.guard.safety_probe import SafetyProbe, unit_rows
@@ -93,6 +94,17 @@ _HYPOTHETICAL_CUE = re.compile(
     r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b"
     r"[^.?!]{0,40}$"
 )
+# ... nor the signs of one taught or asked about as a topic: "Do the antenatal classes at Greenfield cover the warning
+# signs of high BP and bleeding in late pregnancy?" (sixteenth round): a verb of teaching or learning and "the (warning)
+# signs / symptoms of" in the phrase's sentence just before it. Not "she is showing signs of bleeding", which says no
+# such verb.
+_SIGNS_AS_A_TOPIC = re.compile(
+    r"\b(?:cover|covers|covered|covering|teach|teaches|teaching|taught|explain|explains|explaining|discuss|discusses|"
+    r"discussing|learn|learning|talk about|talks about|talking about|information (?:on|about)|info (?:on|about)|"
+    r"leaflets? (?:on|about)|awareness (?:of|about)|recogni[sz]e|recogni[sz]ing|spot|spotting)\s+(?:the\s+|about\s+"
+    r"(?:the\s+)?)?(?:\w+\s+)?(?:signs?|symptoms?|red flags?)\s+(?:of|like|such as)\b[^.?!]{0,50}$"
+)
+_SIGNS_AS_A_TOPIC_WINDOW_CHARS = 120
 # A crisis or an emergency that is over, said as the history behind a question: "Dad had a stroke in March and is
 # bedridden now, do you do home visits?", "after my son's suicide attempt last year he sees your psychiatrist".
 # A past time right after the phrase stands an emergency down (an emergency is now); a crisis only when it is
@@ -160,6 +172,12 @@ _HINDI_RULES = {
     SafetyFamily.EMERGENCY: safety_hindi.compile_rules(safety_hindi.EMERGENCY),
     SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_hindi.SENSITIVE),
 }
+# romanised Tamil and Bengali, read like the Hindi rules from the folded text (sixteenth round)
+_TAMIL_BENGALI_RULES = {
+    SafetyFamily.CRISIS: safety_hindi.compile_rules(safety_tamil_bengali.CRISIS),
+    SafetyFamily.EMERGENCY: safety_hindi.compile_rules(safety_tamil_bengali.EMERGENCY),
+    SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_tamil_bengali.SENSITIVE),
+}
 
 
 def _negated(text: str, match_start: int) -> bool:
@@ -173,11 +191,15 @@ def _accidental(text: str, match_start: int, match_end: int) -> bool:
 
 
 def _not_happening_now(text: str, match_start: int) -> bool:
-    """The emergency phrase is asked about (a staff procedure for someone else, what a caller might report, or what
-    might happen one day), not happening to the writer."""
+    """The emergency phrase is asked about (a staff procedure for someone else, what a caller might report, what might
+    happen one day, or its signs taught as a topic), not happening to the writer."""
     before = text[max(0, match_start - _PROCEDURE_WINDOW_CHARS) : match_start]
     caller = text[max(0, match_start - _CALLER_REPORT_WINDOW_CHARS) : match_start]
-    return bool(_PROCEDURE_CUE.search(before) or _HYPOTHETICAL_CUE.search(before) or _CALLER_REPORT_CUE.search(caller))
+    topic = text[max(0, match_start - _SIGNS_AS_A_TOPIC_WINDOW_CHARS) : match_start]
+    return bool(
+        _PROCEDURE_CUE.search(before) or _HYPOTHETICAL_CUE.search(before) or _CALLER_REPORT_CUE.search(caller)
+        or _SIGNS_AS_A_TOPIC.search(topic)
+    )
 
 
 def _settled_since(text: str, match_end: int) -> bool:
@@ -242,6 +264,11 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
                 if family is SafetyFamily.CRISIS and safety_hindi.someone_elses_past(folded, match.start()):
                     continue
                 return SafetyHit(family=family, rule=f"{family.value}.{name}", gate="rules")
+        for name, pattern in _TAMIL_BENGALI_RULES[family]:
+            for match in pattern.finditer(folded):
+                if family is SafetyFamily.EMERGENCY and _settled_since(folded, match.end()):
+                    continue
+                return SafetyHit(family=family, rule=f"{family.value}.{name}", gate="rules")
     return None
 
 
@@ -273,6 +300,10 @@ _NOT_ABOUT_A_PERSON_AT_RISK = re.compile(
 _SETTLED_HINGLISH = (
     r"\bab (?:bilkul |ekdum |puri tarah (?:se )?)?(?:th(?:ee|i|ii)kh?|fine|normal|stable) (?:hai|hain|h|hu|hoon|hun|"
     r"ho (?:gaye|gayi|gaya|gyi|gai))\b"
+    # ... and in romanised Tamil and Bengali (sixteenth round's look-alikes: "ippo nalla irukkaaru", "ekhon bhalo
+    # achhen"), folded or not; not "ippo konjam paravaa illa" (a little better), not "ekhon bhalo nei"
+    r"|\bip+o (?:rom+ba |rom+be )?nal+a ir+uk+\w*|\bekhon (?:onek |anek )?(?:bhalo|valo|bhal|thik|th(?:ee|i)k|"
+    r"sustho|sust?ho) (?:ach|as|ac)\w*"
 )
 _SETTLED_NOW = (
     r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"

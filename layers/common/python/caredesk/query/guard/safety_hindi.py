@@ -380,6 +380,14 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"gehri\s+(?:gehri\s+)?sans\S*\s+(?:\S+\s+){0,2}?(?:le|lena|chal)\s+(?:raha|rahi|rahe|rha|rhi)\s+"
         r"(?:\S+\s+){0,5}?(?:sust|behosh|so\s+ja|ulti)",
     ),
+    # a dev miss of the eighth round the probe refitted at the sixteenth no longer catches: a fall from a bike, the
+    # handlebar in the belly, "ab pet tight ho gaya hai, use chakkar aa rahe hain, pasina aa raha hai aur ekdum pila pad
+    # gaya hai" (a belly gone tight and then dizziness, sweat or pallor: bleeding inside; not a belly tight with gas)
+    (
+        "acute_abdomen_hi",
+        r"pet\s+(?:\S+\s+){0,2}?(?:tight|sakht|kadak|kada)\s+ho\s+(?:gaya|gya|gai|gayi|gyi)\S*\s+(?:\S+\s+){0,10}?"
+        r"(?:chakar|pasina|pila\s+pad|pili\s+pad|safed\s+pad|behosh|thanda\s+pad)",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
@@ -505,6 +513,15 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         + r"|(?:[a-z]{3,}\s+\d{2,4}|goli\S*|dava\S*|davai\S*|tablet\S*)\s+(?:\S+\s+){0,40}?kya\s+(?:main|mai|hum|"
         r"ham)\s+(?:\S+\s+){0,3}?(?:rat\s+ko|subah|sham\s+ko|dopahar\s+ko)\s+(?:sone\s+se\s+pehle\s+|khane\s+(?:ke\s+bad|se\s+"
         r"pehle)\s+|khali\s+pet\s+)?(?:le|kha)\s+(?:sakta|sakti|sakte|lu|lun|liya\s+karun)" + _END,
+    ),
+    # a dev miss of the fifth round the probe refitted at the sixteenth no longer catches: "Rosuvas 10 roz le raha hoon
+    # ... kya ab main alternate day le sakta hoon?" (a medicine named, then taken every other day by the writer's
+    # choice, as the thirteenth round's "ek din chhod ke dein"; not a refill that comes on alternate days)
+    (
+        "medication_decision_hi",
+        r"(?:[a-z]{3,}\s+\d{1,4}|goli\S*|dava\S*|davai\S*|tablet\S*)\s+(?:\S+\s+){0,20}?(?:alternate|ek\s+din\s+chod\s*"
+        r"(?:ke|kar)|har\s+dusre)\s+(?:day|din)\S*\s+(?:\S+\s+){0,2}?(?:le|kha|de|khila)\s+(?:sakta|sakti|sakte|lu|lun|"
+        r"du|dun|dein|den)" + _END,
     ),
 )
 
