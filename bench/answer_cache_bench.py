@@ -4,9 +4,12 @@ Starts its own EmbeddedStack with the answer cache on (as `caredesk up` runs it)
 knowledge base through S3, then asks each single-turn, answerable dev question of the golden set
 twice as its own caller: the first ask runs the whole pipeline and stores the approved answer, the
 second is served by the Retrieve step from the AnswerCacheTable. Questions whose answer was not
-stored (revised, abstained) are reported but left out of the comparison. Prints Markdown on stdout.
+stored (revised, abstained) are reported but left out of the comparison. `--hit-rounds N` asks the
+stored questions N-1 more times afterwards (each as a new caller, as the first hit), for a larger
+sample of hits; the CPU time of the whole process per hit (stack, handlers, moto, client) is reported
+beside the wall time. Prints Markdown on stdout.
 
-    python bench/answer_cache_bench.py [--questions 20]
+    python bench/answer_cache_bench.py [--questions 20] [--hit-rounds 1]
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
+    parser.add_argument("--hit-rounds", type=int, default=1, help="times each stored question is asked again")
     args = parser.parse_args(argv)
 
     from caredesk.audit import AuditTrail
@@ -66,22 +70,37 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(args.data_dir, ignore_errors=True)
     config = StackConfig(data_dir=args.data_dir.resolve(), pg_port=DEFAULT_PG_PORT, moto_port=DEFAULT_MOTO_PORT,
                          seed_demo=True)
-    misses, hits, hit_steps, not_stored = [], [], [], 0
+    misses, hits, hit_steps, hit_cpu, not_stored = [], [], [], [], 0
     try:
         with EmbeddedStack(config) as stack, serving(stack, port=DEFAULT_API_PORT) as running:
             with contextlib.redirect_stdout(sys.stderr):  # the ingest handler's Logger binds stdout
                 prepare_sample_kb(running)
             trail = AuditTrail(running.table("audit_table"))
+            stored = []
             for question in answerable_questions(args.questions):
                 first_ms, _ = timed_ask(running.api_url, question)
+                cpu_started = time.process_time()
                 second_ms, second = timed_ask(running.api_url, question)
+                cpu_ms = (time.process_time() - cpu_started) * 1000
                 closing = trail.trace(second["trace_id"])[-1]
                 if closing.get("cache") != "hit":
                     not_stored += 1
                     continue
+                stored.append(question)
                 misses.append(first_ms)
                 hits.append(second_ms)
+                hit_cpu.append(cpu_ms)
                 hit_steps.append(float(closing["duration_ms"]))
+            for _round in range(args.hit_rounds - 1):
+                for question in stored:
+                    cpu_started = time.process_time()
+                    again_ms, again = timed_ask(running.api_url, question)
+                    hit_cpu.append((time.process_time() - cpu_started) * 1000)
+                    closing = trail.trace(again["trace_id"])[-1]
+                    if closing.get("cache") != "hit":
+                        raise RuntimeError(f"a stored question was not served from the cache: {closing}")
+                    hits.append(again_ms)
+                    hit_steps.append(float(closing["duration_ms"]))
     finally:
         shutil.rmtree(args.data_dir, ignore_errors=True)
     if not hits:
@@ -96,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     print(row("miss (whole pipeline, answer stored)", misses))
     print(row("hit (guard + cached reply)", hits))
     print(row("hit: the Retrieve step's own work (audit duration)", hit_steps))
+    print(row("hit: CPU time of the process per hit", hit_cpu))
     print(f"\n{not_stored} question(s) were not stored (not approved unchanged) and are left out.")
     return 0
 

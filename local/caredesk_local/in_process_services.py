@@ -18,8 +18,8 @@ calls on the backends themselves:
   `LogType: Tail`).
 
 The handlers' own calls (DynamoDB, S3, KMS, SNS, Secrets Manager) go to AWS over the network; here they
-are full boto3 calls answered by moto's server application in the calling thread
-(caredesk_local.moto_server_runtime).
+are full boto3 calls answered by moto's server application in the calling thread (DynamoDB's by the
+one moto view the server routes them to: caredesk_local.moto_server_runtime).
 """
 
 from __future__ import annotations

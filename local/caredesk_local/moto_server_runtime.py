@@ -19,6 +19,21 @@ the socket, the server thread and the HTTP parsing on both sides were the differ
    (`moto.backends.list_of_moto_modules`), on every request. The list depends only on the installed
    package, so here it is computed once per process. (The service models moto parses requests with are
    cached by moto itself.)
+3. **DynamoDB without the web framework.** Five of an answer-cache hit's calls are DynamoDB (sessions,
+   the cache, audit items), and a py-spy profile of hits put ~23% of each call's CPU in building
+   the WSGI environ, werkzeug and Flask (routing, CORS, the response object) around moto's
+   `DynamoHandler`. The server routes a DynamoDB request (SigV4 scope `dynamodb`, `X-Amz-Target:
+   DynamoDB_20120810.<Operation>`, POST to `/`) to exactly one view, `DynamoHandler.dispatch`; here such a
+   request is handed to that view as moto's own in-process mock (`mock_aws`) hands it: normalized
+   request, moto's request recorder, `DynamoHandler.dispatch`, its status, headers and body returned to
+   botocore. The same moto code parses, validates and answers it (condition expressions, error shapes,
+   the CRC32 header). The response headers differ only in what a web framework adds: moto adds a
+   `Date` when no WSGI server does, and there is no CORS or `Content-Length` header from Flask; botocore
+   reads none of them for DynamoDB. Any other request, DynamoDB Streams included, goes through the
+   WSGI application as before.
+4. **moto's action lookup, once per class.** For every request moto lists the handler class's
+   methods with `inspect.getmembers` (`method_names_from_class`) to check the action exists; a class's
+   methods do not change while the process runs, so the list is kept per class.
 
 Like caredesk_local.state_machine_runtime, this patches moto's internals and botocore's event
 hooks; `check_seams()` fails loudly if a moto upgrade moves them.
@@ -44,7 +59,15 @@ SEAMS = (
     ("moto.backends", "list_of_moto_modules", ()),
     ("moto.moto_server.werkzeug_app", "DomainDispatcherApplication.__init__", ("self", "create_app")),
     ("moto.core.botocore_stubber", "MockRawResponse.__init__", ("self", "response_input")),
+    ("moto.core.request", "normalize_request", ("request",)),
+    ("moto.dynamodb.responses", "DynamoHandler.dispatch", ()),
+    ("moto.core.responses", "method_names_from_class", ("clazz",)),
 )
+# The DynamoDB requests the server routes to DynamoHandler.dispatch (moto.dynamodb.urls: POST "{0}/"), by
+# their SigV4 scope and target prefix, as moto_server.werkzeug_app infers the service (DynamoDBStreams_ and
+# the 2011 API version are other handlers: not served by the shortcut).
+DYNAMODB_TARGET_PREFIX = "DynamoDB_20120810."
+DYNAMODB_SCOPE = "/dynamodb/aws4_request"
 BEFORE_SEND = "before-send"
 
 
@@ -72,9 +95,43 @@ class InProcessTransport:
         if request.url != self.endpoint and not request.url.startswith(self.endpoint + "/"):
             return None
         from moto.core.botocore_stubber import MockRawResponse
-        from werkzeug.test import EnvironBuilder, run_wsgi_app
 
         url = urlsplit(request.url)
+        if is_dynamodb_request(request, url.path):
+            status_code, response_headers, content = self._dynamodb(request)
+        else:
+            status_code, response_headers, content = self._wsgi(request, url)
+        self.served += 1
+        return AWSResponse(request.url, status_code, response_headers, MockRawResponse(content))
+
+    def _dynamodb(self, request: AWSPreparedRequest) -> tuple[int, dict[str, str], bytes | str]:
+        """moto's DynamoHandler, called as the server's only DynamoDB view calls it (moto.core.utils.
+        convert_to_flask_response: a botocore ClientError is a 400 with its message), with the errors
+        werkzeug would turn into responses (an HTTPException is its status, headers and body; a crash a 500)."""
+        from botocore.exceptions import ClientError
+        from moto.core.exceptions import HTTPException
+        from moto.core.request import normalize_request
+        from moto.dynamodb.responses import DynamoHandler
+        from moto.moto_api import recorder
+
+        try:
+            normalized = normalize_request(request)
+            recorder._record_request(normalized)
+            try:
+                result = DynamoHandler.dispatch(normalized, normalized.raw_url, dict(normalized.headers))
+            except ClientError as exc:
+                result = 400, {}, exc.response["Error"]["Message"]
+            status, headers, content = result if len(result) == 3 else (200, {}, result)
+            return int(status), {name: str(value) for name, value in headers.items()}, content
+        except HTTPException as exc:
+            return exc.code or 500, dict(exc.get_headers()), exc.get_body()
+        except Exception:  # noqa: BLE001 - as the server answers a crash in moto
+            LOG.exception("moto failed on DynamoDB %s", request.headers.get("X-Amz-Target"))
+            return 500, {}, b"Internal Server Error"
+
+    def _wsgi(self, request: AWSPreparedRequest, url: Any) -> tuple[int, dict[str, str], bytes]:
+        from werkzeug.test import EnvironBuilder, run_wsgi_app
+
         body = request.body.read() if hasattr(request.body, "read") else request.body
         headers = [(name, value.decode("utf-8") if isinstance(value, bytes) else value)
                    for name, value in request.headers.items()]
@@ -86,9 +143,20 @@ class InProcessTransport:
         except Exception:  # noqa: BLE001 - the server answers a crash in moto with a 500, and so does this
             LOG.exception("moto failed on %s %s", request.method, url.path)
             status, response_headers, content = "500 INTERNAL SERVER ERROR", {}, b"Internal Server Error"
-        self.served += 1
-        return AWSResponse(request.url, int(status.split(" ", 1)[0]), dict(response_headers),
-                           MockRawResponse(content))
+        return int(status.split(" ", 1)[0]), dict(response_headers), content
+
+
+def _header(request: AWSPreparedRequest, name: str) -> str:
+    value = request.headers.get(name) or ""
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def is_dynamodb_request(request: AWSPreparedRequest, path: str) -> bool:
+    """A request the moto server would route to `DynamoHandler.dispatch`: a SigV4-signed DynamoDB
+    (2012-08-10 API) operation posted to the root path."""
+    credential = _header(request, "Authorization").split(",", 1)[0]
+    return (request.method == "POST" and path in ("", "/") and credential.endswith(DYNAMODB_SCOPE)
+            and _header(request, "X-Amz-Target").startswith(DYNAMODB_TARGET_PREFIX))
 
 
 class MotoServerPatches:
@@ -109,6 +177,9 @@ class MotoServerPatches:
             return tuple(module_names())
 
         self._patches.set(backends, "list_of_moto_modules", moto_modules)
+        responses = importlib.import_module("moto.core.responses")
+        # Keyed by the class: a handler class's methods are fixed once it is defined.
+        self._patches.set(responses, "method_names_from_class", functools.cache(responses.method_names_from_class))
         self.transport = InProcessTransport(endpoint)
         # boto3's default session (boto3.client(...), what the handlers use) is hooked, made first if need
         # be; sessions made from now on copy BUILTIN_HANDLERS. In that order, no session has the hook twice

@@ -4,12 +4,19 @@ moto's Step Functions (`execute_state_machine`) interprets every execution on it
 execution it did four things that cost more than the orchestration itself (bench/ask_bench.py
 profiles them; docs/benchmarks.md has the numbers):
 
-- it parsed the definition again (ANTLR, ~40 ms on 2 cores): here each definition is parsed once and
-  every execution gets its own copy of the parsed program, so no two executions share interpreter
-  state, as before. The copy is unpickled from bytes pickled once (0.7 ms for the query definition,
-  against 4.5 ms for `copy.deepcopy`); a program that cannot be pickled is deep-copied. Likewise each
-  JSONPath string is parsed once (jsonpath_ng builds a parser per call, ~0.35 ms, about 16 times per
-  /ask);
+- it parsed the definition again (ANTLR, ~40 ms on 2 cores): here each definition is parsed once, and
+  an execution runs a program no other running execution has: one an ended execution gave back
+  (`ProgramCopies.take` / `give_back`), else a copy unpickled from bytes pickled once (0.7 ms for the
+  query definition, 4.5 ms with `copy.deepcopy`; a program that cannot be pickled is deep-copied).
+  Reuse is safe because evaluation only reads the parsed components: the interpreter keeps what an
+  execution changes in its `Environment` (state, stack, heap, context object, history), moto's own
+  inline Map runs one parsed iteration program on several threads at once, and the one attribute set
+  after parsing is a lazily drawn uid naming a component's slots in each execution's heap
+  (tests/unit/test_state_machine_runtime.py checks a program is as parsed after three executions).
+  A program comes back only after SUCCEEDED or FAILED, not TIMED_OUT or ABORTED, whose evaluation
+  thread may still be running (a Task state that timed out may leave its own thread reading that
+  state's components, as the inline Map's threads do). Likewise each JSONPath string is parsed once
+  (jsonpath_ng builds a parser per call, ~0.35 ms, about 16 times per /ask);
 - it deep-copied the state's JSON (which carries the retrieved passages and the draft) with
   `copy.deepcopy` on every state input, result, ResultPath and history event, several times per
   state: here those copies take a JSON value apart by type (dicts, lists and scalars copied directly,
@@ -119,24 +126,54 @@ def json_deepcopy(value: Any) -> Any:
 _JSON_FIRST_COPY = types.SimpleNamespace(deepcopy=json_deepcopy, copy=copy.copy)
 
 
+# Ended executions' programs kept per definition for the next ones (more are only running at once when
+# that many executions overlap; the rest are left to the garbage collector).
+KEPT_PROGRAMS = 16
+
+
 class ProgramCopies:
-    """Each execution's own copy of a parsed program: unpickled from bytes pickled once (about 6x
+    """The programs of one parsed definition, none evaluated by two running executions: `take` hands out
+    a program an ended execution gave back, else a new copy, unpickled from bytes pickled once (about 6x
     faster than `copy.deepcopy`), or deep-copied when the program cannot be pickled."""
 
-    def __init__(self, program: Any) -> None:
+    def __init__(self, program: Any, *, kept: int = KEPT_PROGRAMS) -> None:
         self._program = program
         try:
             self._pickled: bytes | None = pickle.dumps(program, protocol=pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError):
             self._pickled = None
+        self._free: list[Any] = []
+        self._kept = kept
+        self._lock = threading.Lock()
 
     @property
     def pickled(self) -> bool:
         return self._pickled is not None
 
     def copy(self) -> Any:
-        # The parsed program itself is never evaluated: every execution runs its own copy.
+        # The parsed program itself is never evaluated: executions run copies of it.
         return pickle.loads(self._pickled) if self._pickled is not None else copy.deepcopy(self._program)
+
+    def take(self) -> Any:
+        """A program no running execution evaluates: one given back, else a new copy."""
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+        return self.copy()
+
+    def give_back(self, program: Any) -> None:
+        """`program`'s execution has ended (see REUSABLE_AFTER): the next `take` may have it."""
+        with self._lock:
+            if len(self._free) < self._kept and all(kept is not program for kept in self._free):
+                self._free.append(program)
+
+
+# Where parsed_once leaves an execution's program and its ProgramCopies on moto's ExecutionWorker, for
+# the end of the execution to give it back.
+PROGRAM_ATTRIBUTE = "_caredesk_program"
+# The ends after which an execution's program is reused: its evaluation returned (a timed-out or aborted
+# execution's evaluation thread may still be running the program).
+REUSABLE_AFTER = ("SUCCEEDED", "FAILED")
 
 
 # Ends kept for a waiter that has not come yet: the local API waits as soon as it has started one.
@@ -200,17 +237,22 @@ class StateMachineRuntime:
                 if definition not in parsed:
                     parsed[definition] = ProgramCopies(parse(worker))
                 copies = parsed[definition]
-            return copies.copy()
+            program = copies.take()
+            setattr(worker, PROGRAM_ATTRIBUTE, (copies, program))
+            return program
 
         terminated = BaseExecutionWorkerCommunication.terminated
         ends = self.ends
         started_threads = importlib.import_module(STARTED_THREADS_MODULE).TMP_THREADS
 
         def announced(communication: Any) -> None:
+            # Called once the program's evaluation has returned (ExecutionWorker._execution_logic).
             try:
                 terminated(communication)  # sets the status and output DescribeExecution reports
             finally:
-                ends.announce(communication.execution.exec_arn, ended(communication.execution))
+                end = ended(communication.execution)
+                give_back_program(communication.execution, end)
+                ends.announce(communication.execution.exec_arn, end)
                 forget_finished_threads(started_threads)
 
         # First, so the ItemReader's module is imported and its client factory shared like the Task states'.
@@ -254,6 +296,15 @@ class StateMachineRuntime:
     def uninstall(self) -> None:
         self.distributed_map.uninstall()
         self._patches.restore()
+
+
+def give_back_program(execution: Any, end: ExecutionEnd) -> None:
+    """The ended execution's program to its ProgramCopies, after the ends in `REUSABLE_AFTER`."""
+    worker = getattr(execution, "exec_worker", None)
+    taken = worker.__dict__.pop(PROGRAM_ATTRIBUTE, None) if worker is not None else None
+    if taken is not None and end.status in REUSABLE_AFTER:
+        copies, program = taken
+        copies.give_back(program)
 
 
 def ended(execution: Any) -> ExecutionEnd:

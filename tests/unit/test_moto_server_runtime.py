@@ -1,5 +1,6 @@
 """caredesk_local.moto_server_runtime: boto3 calls to the stack's moto endpoint are answered in this process
-by moto's own WSGI application, as the server would answer them; other endpoints are left alone."""
+by moto's own WSGI application (DynamoDB's by the one view the server routes them to), as the server would
+answer them; other endpoints are left alone."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from botocore.awsrequest import AWSPreparedRequest
 from botocore.config import Config
 from botocore.exceptions import ClientError, EndpointConnectionError
-from caredesk_local.moto_server_runtime import MotoServerPatches, check_seams
+from caredesk_local import moto_server_runtime
+from caredesk_local.moto_server_runtime import MotoServerPatches, check_seams, is_dynamodb_request
 
 # Nothing listens here: a call that succeeds was answered in process.
 DEAD_ENDPOINT = "http://127.0.0.1:9"
@@ -50,6 +52,108 @@ def test_dynamodb_calls_are_answered_in_process_with_the_apis_errors(patches):
     assert failed.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
     assert failed.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
     assert patches.transport.served == 4
+
+
+# What the web framework adds to a response (CORS, the length) or moto adds when there is none (the date):
+# headers botocore does not read for DynamoDB.
+FRAMEWORK_HEADERS = {"access-control-allow-origin", "content-length", "date"}
+
+
+def _items_table(dynamodb, name):
+    dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                          KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                     {"AttributeName": "sk", "KeyType": "RANGE"}],
+                          AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                                {"AttributeName": "sk", "AttributeType": "S"}])
+    item = {"pk": {"S": "TRACE#1"}, "sk": {"S": "4#review"}, "n": {"N": "5"}, "blob": {"B": b"\x00sealed"},
+            "citations": {"L": [{"M": {"source": {"S": "a.md"}, "score": {"N": "0.5"}}}]},
+            "flags": {"SS": ["pii:phone", "x"]}, "done": {"BOOL": True}, "none": {"NULL": True}}
+    dynamodb.put_item(TableName=name, Item=item)
+    return item
+
+
+def _answers(dynamodb, name, item):
+    """What boto3 returns for reads, idempotent writes and errors on `name`, without per-request metadata."""
+    key = {"pk": item["pk"], "sk": item["sk"]}
+    calls = [
+        lambda: dynamodb.get_item(TableName=name, Key=key),
+        lambda: dynamodb.get_item(TableName=name, Key={"pk": {"S": "TRACE#2"}, "sk": {"S": "1#guard"}}),
+        lambda: dynamodb.query(TableName=name, KeyConditionExpression="pk = :p",
+                               ExpressionAttributeValues={":p": item["pk"]}),
+        lambda: dynamodb.put_item(TableName=name, Item=item, ReturnValues="ALL_OLD"),
+        lambda: dynamodb.update_item(TableName=name, Key=key, UpdateExpression="SET n = :n",
+                                     ExpressionAttributeValues={":n": {"N": "5"}}, ReturnValues="ALL_NEW"),
+        lambda: dynamodb.put_item(TableName=name, Item=item, ConditionExpression="attribute_not_exists(pk)"),
+        lambda: dynamodb.put_item(TableName=name, Item=item, ConditionExpression="attribute_not_exists(pk)",
+                                  ReturnValuesOnConditionCheckFailure="ALL_OLD"),
+        lambda: dynamodb.get_item(TableName=name + "-missing", Key=key),
+        lambda: dynamodb.put_item(TableName=name, Item={"pk": {"S": "only-the-hash-key"}}),
+        lambda: dynamodb.query(TableName=name, KeyConditionExpression="nonsense ::"),
+    ]
+    answers = []
+    for call in calls:
+        try:
+            answer = call()
+        except ClientError as exc:
+            answer = exc.response
+        metadata = answer.pop("ResponseMetadata")
+        headers = metadata["HTTPHeaders"]
+        answers.append((metadata["HTTPStatusCode"], sorted(set(headers) - FRAMEWORK_HEADERS),
+                        headers.get("x-amz-crc32") is not None, answer))
+    return answers
+
+
+def test_dynamodb_is_answered_by_its_handler_as_through_the_servers_application(patches, monkeypatch):
+    dynamodb = boto3.client("dynamodb", endpoint_url=DEAD_ENDPOINT, config=NO_RETRIES)
+    item = _items_table(dynamodb, "shortcut-items")
+    through_the_application = []
+    application = patches.transport._application
+
+    def counted(environ, start_response):
+        through_the_application.append(environ.get("HTTP_X_AMZ_TARGET"))
+        return application(environ, start_response)
+
+    monkeypatch.setattr(patches.transport, "_application", counted)
+    direct = _answers(dynamodb, "shortcut-items", item)
+    assert through_the_application == []  # every DynamoDB call went straight to moto's DynamoHandler
+    monkeypatch.setattr(moto_server_runtime, "is_dynamodb_request", lambda request, path: False)
+    served = _answers(dynamodb, "shortcut-items", item)
+    assert len(through_the_application) == len(served)
+    assert direct == served  # the same statuses, other headers, error codes and messages, items
+    assert [status for status, _headers, _crc, _answer in direct] == [200] * 5 + [400] * 5
+    assert all(crc for _status, _headers, crc, _answer in direct)
+    assert direct[5][3]["Error"]["Code"] == "ConditionalCheckFailedException"
+    assert direct[6][3]["Item"] == item  # the old item, blob and sets included
+    assert direct[7][3]["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def test_only_dynamodb_requests_take_the_shortcut():
+    def request(target, *, method="POST", url=DEAD_ENDPOINT + "/", scope="us-east-1/dynamodb/aws4_request"):
+        headers = {"X-Amz-Target": target, "Authorization": f"AWS4-HMAC-SHA256 Credential=testing/20261207/{scope}, "
+                                                             "SignedHeaders=host, Signature=0"}
+        return AWSPreparedRequest(method, url, headers, b"{}", None)
+
+    assert is_dynamodb_request(request("DynamoDB_20120810.PutItem"), "/")
+    assert is_dynamodb_request(request("DynamoDB_20120810.GetItem"), "")
+    assert not is_dynamodb_request(request("DynamoDBStreams_20120810.GetRecords"), "/")
+    assert not is_dynamodb_request(request("DynamoDB_20111205.GetItem"), "/")
+    assert not is_dynamodb_request(request("DynamoDB_20120810.GetItem", method="GET"), "/")
+    assert not is_dynamodb_request(request("DynamoDB_20120810.GetItem"), "/other")
+    assert not is_dynamodb_request(request("DynamoDB_20120810.GetItem", scope="us-east-1/sqs/aws4_request"), "/")
+    assert not is_dynamodb_request(AWSPreparedRequest("POST", DEAD_ENDPOINT, {}, b"{}", None), "/")
+
+
+def test_a_crash_in_moto_dynamodb_is_a_500_as_the_server_answers_it(patches, monkeypatch):
+    from moto.dynamodb.responses import DynamoHandler
+
+    def crash(cls, *args, **kwargs):
+        raise RuntimeError("moto bug")
+
+    monkeypatch.setattr(DynamoHandler, "dispatch", classmethod(crash))
+    dynamodb = boto3.client("dynamodb", endpoint_url=DEAD_ENDPOINT, config=NO_RETRIES)
+    with pytest.raises(ClientError) as failed:
+        dynamodb.list_tables()
+    assert failed.value.response["ResponseMetadata"]["HTTPStatusCode"] == 500
 
 
 def test_s3_bodies_stream_both_ways_and_a_missing_key_is_a_404(patches):
@@ -93,15 +197,22 @@ def test_each_session_calls_the_transport_once_per_request(patches):
 
 def test_uninstalled_clients_use_the_network_and_moto_lists_its_modules_again(monkeypatch):
     import moto.backends
+    import moto.core.responses
+    from moto.dynamodb.responses import DynamoHandler
 
     monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
     original = moto.backends.list_of_moto_modules
+    original_names = moto.core.responses.method_names_from_class
     installed = MotoServerPatches()
     installed.install(DEAD_ENDPOINT)
     assert moto.backends.list_of_moto_modules() is moto.backends.list_of_moto_modules()
     assert "dynamodb" in moto.backends.list_of_moto_modules()
+    names = moto.core.responses.method_names_from_class
+    assert names(DynamoHandler) is names(DynamoHandler)  # listed once per class
+    assert names(DynamoHandler) == original_names(DynamoHandler) and "put_item" in names(DynamoHandler)
     installed.uninstall()
     assert moto.backends.list_of_moto_modules is original
+    assert moto.core.responses.method_names_from_class is original_names
     client = boto3.client("sqs", endpoint_url=DEAD_ENDPOINT, region_name="us-east-1", config=NO_RETRIES,
                           aws_access_key_id="testing", aws_secret_access_key="testing")
     with pytest.raises(EndpointConnectionError):

@@ -1,9 +1,11 @@
-"""caredesk_local.state_machine_runtime: moto's seams exist, the definition is parsed once and every
-execution gets its own copy, Task states share one client per service, and an execution's end is announced."""
+"""caredesk_local.state_machine_runtime: moto's seams exist, the definition is parsed once and no two running
+executions share a program (an ended execution's serves the next), Task states share one client per service, and
+an execution's end is announced."""
 
 from __future__ import annotations
 
 import importlib
+import json
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -181,3 +183,121 @@ def test_finished_threads_are_forgotten_and_the_list_object_kept():
     forget_finished_threads(threads)
     release.set()
     assert kept is threads and threads == [running]
+
+
+def test_a_program_given_back_is_taken_again_and_never_handed_out_twice():
+    copies = ProgramCopies({"states": ["Guard"]}, kept=2)
+    first, second = copies.take(), copies.take()
+    assert first is not second  # both running: each has its own
+    copies.give_back(first)
+    copies.give_back(first)  # given back twice by mistake: still kept once
+    assert copies.take() is first
+    assert copies.take() is not first
+    given = [copies.take(), copies.take(), copies.take()]
+    for program in given:
+        copies.give_back(program)
+    taken = [copies.take(), copies.take(), copies.take()]
+    assert sum(any(t is g for g in given) for t in taken) == 2  # at most `kept` were kept: the third is new
+
+
+# Choice, Pass with parameters and results, a Parallel and an inline Map (whose iteration program moto itself
+# evaluates on several threads at once), and a Wait to make two executions overlap.
+_CARRIED = {"n.$": "$.n", "items.$": "$.items", "wait.$": "$.wait"}
+_TWICE = {"Type": "Pass", "Parameters": {"twice.$": "States.MathAdd($, $)"}, "End": True}
+REUSE_DEFINITION = json.dumps({
+    "StartAt": "Check",
+    "States": {
+        "Check": {"Type": "Choice", "Choices": [{"Variable": "$.n", "NumericGreaterThan": 1, "Next": "Big"}],
+                  "Default": "Small"},
+        "Big": {"Type": "Pass", "Parameters": {"size": "big", **_CARRIED}, "Next": "Fan"},
+        "Small": {"Type": "Pass", "Parameters": {"size": "small", **_CARRIED}, "Next": "Fan"},
+        "Fan": {"Type": "Parallel", "ResultPath": "$.branches", "Next": "Each", "Branches": [
+            {"StartAt": "Left", "States": {"Left": {"Type": "Pass", "InputPath": "$.size", "End": True}}},
+            {"StartAt": "Right", "States": {"Right": {"Type": "Pass", "InputPath": "$.n", "End": True}}}]},
+        "Each": {"Type": "Map", "ItemsPath": "$.items", "ResultPath": "$.doubled", "MaxConcurrency": 2,
+                 "ItemProcessor": {"ProcessorConfig": {"Mode": "INLINE"}, "StartAt": "Twice",
+                                   "States": {"Twice": _TWICE}},
+                 "Next": "Pause"},
+        "Pause": {"Type": "Wait", "SecondsPath": "$.wait", "Next": "Done"},
+        "Done": {"Type": "Pass", "End": True},
+    },
+})
+ROLE = "arn:aws:iam::123456789012:role/x"
+
+
+@pytest.fixture
+def parser_backend(installed, monkeypatch):
+    """moto's Step Functions backend that interprets executions (as the embedded stack runs it)."""
+    from moto.core.config import default_user_config
+    from moto.stepfunctions.responses import get_backend
+
+    monkeypatch.setitem(default_user_config, "stepfunctions", {"execute_state_machine": True})
+    return get_backend("123456789012", "us-east-1")
+
+
+def _run(backend, machine, name, n, *, wait=0):
+    return backend.start_execution(machine.arn, name=name,
+                                   execution_input=json.dumps({"n": n, "items": [n, n + 1], "wait": wait}))
+
+
+def _ended(runtime, execution):
+    end = runtime.ends.wait(execution.execution_arn, timeout_s=30)
+    assert end is not None
+    return end.status, json.loads(end.output) if end.output else None
+
+
+def _component_state(program):
+    """What a parsed program holds, without the uid each component draws lazily to name its heap slots."""
+    import pickle
+
+    copied = pickle.loads(pickle.dumps(program))
+    seen, stack = set(), [copied]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple, set)):
+            stack.extend(value)
+        elif isinstance(getattr(value, "__dict__", None), dict) and not isinstance(value, type):
+            vars(value).pop("_EvalComponent__heap_key", None)
+            stack.extend(vars(value).values())
+    return pickle.dumps(copied)
+
+
+def test_an_ended_executions_program_serves_the_next_and_overlapping_ones_get_their_own(parser_backend, installed,
+                                                                                         monkeypatch):
+    copied = []
+    copy = ProgramCopies.copy
+    monkeypatch.setattr(ProgramCopies, "copy", lambda self: copied.append(copy(self)) or copied[-1])
+    machine = parser_backend.create_state_machine(name="reuse", definition=REUSE_DEFINITION, roleArn=ROLE)
+    outputs = [_ended(installed, _run(parser_backend, machine, f"one-at-a-time-{n}", n)) for n in (1, 2, 3)]
+    assert [status for status, _ in outputs] == ["SUCCEEDED"] * 3
+    assert [(o["size"], o["branches"], o["doubled"]) for _, o in outputs] == [
+        ("small", ["small", 1], [{"twice": 2}, {"twice": 4}]),
+        ("big", ["big", 2], [{"twice": 4}, {"twice": 6}]),
+        ("big", ["big", 3], [{"twice": 6}, {"twice": 8}])]
+    assert len(copied) == 1  # each execution ended before the next began: one program served all three
+    # Evaluating it three times left it as parsed (the interpreter keeps an execution's state elsewhere).
+    from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
+
+    assert _component_state(copied[0]) == _component_state(AmazonStateLanguageParser.parse(REUSE_DEFINITION)[0])
+
+    slow = _run(parser_backend, machine, "overlapping-a", 5, wait=1)
+    quick = _run(parser_backend, machine, "overlapping-b", 0)
+    assert _ended(installed, quick)[1]["size"] == "small"
+    assert _ended(installed, slow)[1]["size"] == "big"
+    assert len(copied) == 2  # the second began while the first ran: a program of its own
+
+
+def test_a_timed_out_executions_program_is_not_reused(parser_backend, installed, monkeypatch):
+    copied = []
+    copy = ProgramCopies.copy
+    monkeypatch.setattr(ProgramCopies, "copy", lambda self: copied.append(copy(self)) or copied[-1])
+    definition = json.dumps({**json.loads(REUSE_DEFINITION), "TimeoutSeconds": 1})
+    machine = parser_backend.create_state_machine(name="times-out", definition=definition, roleArn=ROLE)
+    assert _ended(installed, _run(parser_backend, machine, "too-slow", 2, wait=3))[0] == "TIMED_OUT"
+    assert _ended(installed, _run(parser_backend, machine, "in-time", 2))[0] == "SUCCEEDED"
+    assert len(copied) == 2  # the timed-out run's thread may still be evaluating its program: not handed out
