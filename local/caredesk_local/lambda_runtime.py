@@ -37,6 +37,7 @@ import time
 import traceback
 import types
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,6 +196,11 @@ class _DeleteMarkerView:
     size: int = 0
 
 
+# The latest invocations the runtime remembers, (function name, errored), for tests and debugging: a long-running
+# `caredesk up` must not grow by one entry per call.
+RECENT_INVOCATIONS = 1000
+
+
 class InProcessLambdaRuntime:
     """Registry of local functions plus the patches that route moto's invocations to them."""
 
@@ -202,7 +208,9 @@ class InProcessLambdaRuntime:
         self._functions: dict[str, LocalFunction] = {}
         self._originals: dict[str, Any] = {}
         self._sequence = itertools.count()
-        self.invocations: list[tuple[str, bool]] = []
+        self.invocations: deque[tuple[str, bool]] = deque(maxlen=RECENT_INVOCATIONS)
+        self._invocation_numbers = itertools.count(1)
+        self.invocation_total = 0  # every invocation so far, including those `invocations` no longer holds
         self.fault_hooks: dict[str, Callable[[dict], None]] = {}
 
     def register(self, function: LocalFunction) -> None:
@@ -254,6 +262,7 @@ class InProcessLambdaRuntime:
             outcome["error"] = lambda_error(exc)
         errored = "error" in outcome
         self.invocations.append((name, errored))
+        self.invocation_total = next(self._invocation_numbers)
         payload = outcome["error"] if errored else outcome.get("result")
         return json.dumps(payload, default=str), errored, ""
 

@@ -146,9 +146,11 @@ def test_the_schedule_is_emulated_and_a_tick_is_a_no_op_when_nothing_changed(liv
     schedules = [s for s in live_stack.stack.schedules if s.function_name == CALIBRATE]
     assert len(schedules) == 1 and schedules[0].expression == "rate(10 minutes)"
     assert "timer thread" in live_stack.stack.report["CalibrateFunction"]
-    invocations = len(live_stack.stack.runtime.invocations)
+    runtime = live_stack.stack.runtime
+    before = runtime.invocation_total
     schedules[0].fire()
     deadline = time.monotonic() + 60
-    while len(live_stack.stack.runtime.invocations) == invocations and time.monotonic() < deadline:
+    while runtime.invocation_total == before and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert live_stack.stack.runtime.invocations[invocations:] == [(CALIBRATE, False)]
+    assert runtime.invocation_total == before + 1
+    assert runtime.invocations[-1] == (CALIBRATE, False)

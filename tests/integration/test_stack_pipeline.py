@@ -277,7 +277,8 @@ def test_postgres_unreachable_during_retrieve(live_stack, fault):
     assert status == 200
     items = _assert_fail_safe(live_stack, reply, "retrieve", "DatabaseUnavailableError")
     assert [i["step"] for i in items] == ["guard", "failsafe"]
-    retried = [name for name, errored in live_stack.stack.runtime.invocations[-3:] if name == RETRIEVE and errored]
+    latest = list(live_stack.stack.runtime.invocations)[-3:]
+    retried = [name for name, errored in latest if name == RETRIEVE and errored]
     assert len(retried) == 3, "DatabaseUnavailableError is retried twice before the Catch"
 
 

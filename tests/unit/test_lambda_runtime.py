@@ -6,6 +6,7 @@ import json
 
 import moto.awslambda.models as lambda_models
 import pytest
+from caredesk_local import lambda_runtime
 from caredesk_local.lambda_runtime import InProcessLambdaRuntime, LocalFunction, SeamMovedError, check_seams
 
 
@@ -52,6 +53,18 @@ def test_a_module_that_fails_at_import_is_reported_as_an_error_and_retried_fresh
     assert errored and json.loads(payload)["errorType"] == "KeyError"
     payload, errored, _ = runtime.invoke("fn-init", {})  # no half-started container was kept
     assert errored and json.loads(payload)["errorType"] == "KeyError"
+
+
+def test_the_runtime_remembers_only_the_latest_invocations_and_counts_them_all(tmp_path, monkeypatch):
+    monkeypatch.setattr(lambda_runtime, "RECENT_INVOCATIONS", 3)
+    runtime = InProcessLambdaRuntime()
+    runtime.register(_function(tmp_path, "ok", "def handler(e, c):\n    return e\n"))
+    runtime.register(_function(tmp_path, "bad", "def handler(e, c):\n    raise ValueError('no')\n"))
+    for _ in range(4):
+        runtime.invoke("fn-ok", {})
+    runtime.invoke("fn-bad", {})
+    assert list(runtime.invocations) == [("fn-ok", False), ("fn-ok", False), ("fn-bad", True)]
+    assert runtime.invocation_total == 5
 
 
 def test_a_handler_past_its_timeout_is_reported_timed_out(tmp_path):
