@@ -15,6 +15,7 @@ from caredesk.ingest.chunking import (
     chunk_document,
     count_words,
     names_a_term,
+    ordinal_of,
     split_sentences,
 )
 from caredesk.ingest.convert import ConvertedDocument, convert_document
@@ -86,6 +87,7 @@ def test_ids_are_dense_ordinals_and_hashes_are_sha256_of_text():
     chunks = chunks_of(POLICY, target=10)
     assert [c.ordinal for c in chunks] == list(range(len(chunks)))
     assert [c.chunk_id for c in chunks] == [f"kb/public/cancel.md#{n}" for n in range(len(chunks))]
+    assert [ordinal_of(c.chunk_id) for c in chunks] == [c.ordinal for c in chunks]  # read back from the id
     for chunk in chunks:
         assert chunk.content_hash == hashlib.sha256(chunk.text.encode("utf-8")).hexdigest()
 

@@ -45,6 +45,16 @@ CHUNKING_VERSION = 4
 MAX_TERM_WORDS = 12
 
 
+def chunk_id_of(doc_id: str, ordinal: int) -> str:
+    """A chunk's id: `<doc_id>#<ordinal>` (module docstring)."""
+    return f"{doc_id}#{ordinal}"
+
+
+def ordinal_of(chunk_id: str) -> int:
+    """Where a chunk sits in its document, read back from its id (`chunk_id_of`)."""
+    return int(chunk_id.rsplit("#", 1)[1])
+
+
 @dataclass(frozen=True)
 class Chunk:
     chunk_id: str
@@ -67,7 +77,7 @@ def chunk_document(doc_id: str, doc: ConvertedDocument, *, target_words: int = D
             text = f"{_breadcrumb(doc.title, heading_path)}\n\n{body}"
             chunks.append(
                 Chunk(
-                    chunk_id=f"{doc_id}#{ordinal}",
+                    chunk_id=chunk_id_of(doc_id, ordinal),
                     ordinal=ordinal,
                     heading_path=heading_path,
                     heading=HEADING_SEPARATOR.join(heading_path),

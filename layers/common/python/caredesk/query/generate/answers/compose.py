@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from caredesk.contracts import DraftSentence, Passage
+from caredesk.ingest.chunking import ordinal_of
 from caredesk.query.generate.answers.decision import Decision, DecisionModel, decision_signals
 from caredesk.query.generate.answers.features import (
     UNIT_FEATURES,
@@ -231,12 +232,7 @@ def top_section_rest(found: Sequence[Candidate], chosen: Sequence[Candidate]) ->
     row_quoted = any(c.passage_rank == 0 and c.unit.row is not None for c in chosen)
     rest = [c for c in found if c.passage_rank == 0 and (c.unit.chunk_id, c.unit.position) not in quoted
             and not (row_quoted and c.unit.row is not None)]
-    return sorted(rest, key=lambda c: (_ordinal(c.unit.chunk_id), c.unit.position))
-
-
-def _ordinal(chunk_id: str) -> int:
-    """Where a chunk sits in its document: the chunker's ids are `<doc_id>#<ordinal>` (caredesk.ingest.chunking)."""
-    return int(chunk_id.rsplit("#", 1)[1])
+    return sorted(rest, key=lambda c: (ordinal_of(c.unit.chunk_id), c.unit.position))
 
 
 def rank(found: Sequence[Candidate], scores: np.ndarray) -> list[tuple[float, Candidate]]:
