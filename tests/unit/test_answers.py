@@ -1029,6 +1029,18 @@ def test_the_asking_sentences_of_a_message():
     assert asking_text("What does it cost? And where is it?") == "What does it cost? And where is it?"
 
 
+def test_a_statement_opening_with_a_clause_is_not_an_asking_sentence():
+    message = ("When I paid at the Riverside desk, the card machine took the 400 rupees twice. "
+               "Can the receptionist give the second payment back herself?")
+    assert asking_text(message) == "Can the receptionist give the second payment back herself?"
+    # the story's amount is not what is asked for
+    assert asked_kind(message) is Kind.YESNO
+    assert asked_kind("When I paid, the machine took the 400 rupees twice. What did it charge me?") is Kind.AMOUNT
+    # a question word before a verb still asks, with or without its question mark
+    assert asking_text("I booked online. When can I come in.") == "When can I come in."
+    assert asking_text("What is the fee. I paid already.") == "What is the fee."
+
+
 def test_relevance_requires_a_number_like_answer_for_a_number_like_question(embedder):
     sentences = [DraftSentence(text="The fee covers the consultation itself.", chunk_ids=[FEES.chunk_id])]
     failures = relevance_failures("How much is the consultation fee?", sentences, [FEES], embedder.embed, 0.5)

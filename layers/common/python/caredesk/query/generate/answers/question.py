@@ -168,9 +168,14 @@ _CLAUSE_START = re.compile(r",|;|\s+-\s+")
 
 def asking_text(question: str) -> str:
     """The message's asking sentences (ending in "?" or opening with an asking word), or the whole message
-    when none is: "I'm a pensioner. Is there any help?" -> "Is there any help?"."""
+    when none is: "I'm a pensioner. Is there any help?" -> "Is there any help?". A sentence without "?" that
+    opens with a clause ("When I paid at the desk, the machine took it twice.") states, it does not ask."""
     sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
-    return " ".join(s for s in sentences if s.endswith("?") or _ASKING_START.match(s)) or question
+    return " ".join(s for s in sentences if _asks(s)) or question
+
+
+def _asks(sentence: str) -> bool:
+    return sentence.endswith("?") or bool(_ASKING_START.match(sentence) and not _OPENING_CLAUSE.match(sentence))
 
 
 def asks_who(question: str) -> bool:
@@ -203,7 +208,7 @@ def asked_parts(question: str) -> list[AskedPart]:
     things the message states ("My PDF won't open, and I also want to send it on. How do I do both?"), each
     statement joined by "and" is a part."""
     sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
-    asking = [s for s in sentences if s.endswith("?") or _ASKING_START.match(s)]
+    asking = [s for s in sentences if _asks(s)]
     context = " ".join(s for s in sentences if s not in asking)
     parts: list[tuple[str, str, str]] = []  # (the clause's own context, the clause, its own words)
     for sentence in asking:
@@ -234,6 +239,10 @@ _POINTS_AT_SEVERAL = re.compile(r"\b(both|either|each of (these|them|those)|all 
 _STATEMENT_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:also\s+)?(?:i|i'm|i've|i'd|we|my|our|it|they|he|she)\b)|;\s+",
                              re.IGNORECASE)
 _ASKING_START = re.compile(_ASKING_WORD + r"\b", re.IGNORECASE)
+# "When I paid ...", "What the doctor said ...", "How we got here ...": a question word straight before the
+# clause's subject opens a clause of a statement; a question puts a verb there ("When can I ...", "What is ...").
+_OPENING_CLAUSE = re.compile(r"(?:how|what|which|when|where|who|whom)\s+(?:i|i'm|i've|i'd|we|you|he|she|they|it|"
+                             r"my|our|your|his|her|their|the|a|an|this|that|these|those)\b", re.IGNORECASE)
 _FRAME = re.compile(r"^(.{8,}?),\s*(?=" + _ASKING_WORD + r"\b)", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r",?\s+(?:and|or|but|plus)\s+(?=(?:also\s+)?(?:(?:at|in|on|for|by|to|from|with|after|"
                           r"before|until|till)\s+)?" + _ASKING_WORD + r"\b)", re.IGNORECASE)
