@@ -149,6 +149,10 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("pona maasam tight chest vandhu Central-la kaatinom, ippo nalla irukkaaru", False),  # over, Tamil (sixteenth)
         ("gato mase tight chest hoyechilo, ekhon bhalo achhen", False),  # over, Bengali (sixteenth round's words)
         ("a tight chest since an hour, ippo nalla illa", True),
+        ("gelya mahinyat tight chest hota, Central madhe dakhavla, aata te bare aahet", False),  # over, Marathi (17th)
+        ("poyina nela tight chest vachindi, ippudu baagunnaru", False),  # over, Telugu (seventeenth round's words)
+        ("kaleda tingalu tight chest aagittu, eega chennagiddaare", False),  # over, Kannada (seventeenth round's words)
+        ("a tight chest since an hour, aata bara nahi", True),
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
     ],
 )

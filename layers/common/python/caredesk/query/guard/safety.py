@@ -14,9 +14,9 @@ The same vector is read by the safety probe (`safety_probe.py`), a classifier fi
 for warning signs no exemplar is close to.
 
 The phrases themselves are tables of their own, one module per language (`safety_english.py`,
-`safety_hindi.py`, and `safety_tamil_bengali.py` for romanised Tamil and Bengali), which reviewers read and change as
-lists; this module holds what stands a match
-down and the logic that applies it.
+`safety_hindi.py`, `safety_tamil_bengali.py` for romanised Tamil and Bengali, `safety_marathi_telugu.py` and
+`safety_kannada.py` for romanised Marathi, Telugu and Kannada), which reviewers read and change as lists; this module
+holds what stands a match down and the logic that applies it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from caredesk.errors import CareDeskError
-from caredesk.query.guard import safety_english, safety_hindi, safety_tamil_bengali
+from caredesk.query.guard import (
+    safety_english,
+    safety_hindi,
+    safety_kannada,
+    safety_marathi_telugu,
+    safety_tamil_bengali,
+)
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
 from caredesk.query.guard.safety_probe import SafetyProbe, unit_rows
@@ -172,11 +178,16 @@ _HINDI_RULES = {
     SafetyFamily.EMERGENCY: safety_hindi.compile_rules(safety_hindi.EMERGENCY),
     SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_hindi.SENSITIVE),
 }
-# romanised Tamil and Bengali, read like the Hindi rules from the folded text (sixteenth round)
-_TAMIL_BENGALI_RULES = {
-    SafetyFamily.CRISIS: safety_hindi.compile_rules(safety_tamil_bengali.CRISIS),
-    SafetyFamily.EMERGENCY: safety_hindi.compile_rules(safety_tamil_bengali.EMERGENCY),
-    SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_tamil_bengali.SENSITIVE),
+# romanised Tamil and Bengali (sixteenth round), Marathi, Telugu and Kannada (seventeenth), read like the Hindi rules
+# from the folded text
+_ROMANISED_TABLES = (safety_tamil_bengali, safety_marathi_telugu, safety_kannada)
+_ROMANISED_RULES = {
+    family: safety_hindi.compile_rules(tuple(rule for table in _ROMANISED_TABLES for rule in getattr(table, attr)))
+    for family, attr in (
+        (SafetyFamily.CRISIS, "CRISIS"),
+        (SafetyFamily.EMERGENCY, "EMERGENCY"),
+        (SafetyFamily.SENSITIVE, "SENSITIVE"),
+    )
 }
 
 
@@ -231,6 +242,38 @@ def _recovered_and_told(text: str, match_start: int, match_end: int) -> bool:
     return bool(_WRITER_WELL_NOW.search(after[:_WRITER_WELL_WINDOW_CHARS])) and not _NOT_OVER_AFTER.search(after)
 
 
+# ... and someone else's crisis told as history, they well now: "My wife spent a week in your psychiatric ward in May
+# after a suicide attempt. She's well now and back at work" (seventeenth round's look-alike). The phrase's sentence
+# opens with someone else ("my wife", "our son"), says a month or months back ("in May", "two years ago"; not "last
+# night"), and "she's / he's / they're well now" follows, with nothing after the phrase saying it goes on.
+_THEIRS_OPENS = re.compile(
+    r"\s*(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|child|kid|brother|sister|mother|mum|mom|father|dad|husband|wife|"
+    r"partner|friend|uncle|aunt|cousin|grandfather|grandmother|neighbou?r|colleague|flatmate|roommate)\b"
+)
+_MONTHS_BACK = re.compile(
+    _LONG_AGO.pattern + r"|\bin (?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b"
+)
+_THEY_ARE_WELL_NOW = re.compile(
+    r"\b(?:she|he|they)(?:'s|'re| is| are| has been| have been)\s+(?:(?:absolutely|completely|totally|perfectly|"
+    r"doing|much|very|quite|fully)\s+){0,2}(?:well|fine|ok|okay|better|stable|good|recovered)\s+(?:now|since)\b"
+)
+
+
+def _someone_elses_recovered(text: str, match_start: int, match_end: int) -> bool:
+    """Someone else's crisis, a month or more back, opening the phrase's sentence, and they well now with nothing
+    after the phrase saying it goes on."""
+    sentence_start = max(text.rfind(mark, 0, match_start) for mark in ".?!\n") + 1
+    ends = [i for i in (text.find(mark, match_end) for mark in ".?!\n") if i != -1]
+    sentence = text[sentence_start : min(ends, default=len(text))]
+    if not (_THEIRS_OPENS.match(sentence) and _MONTHS_BACK.search(sentence)):
+        return False
+    after = text[match_end:]
+    return bool(_THEY_ARE_WELL_NOW.search(after[:_WRITER_WELL_WINDOW_CHARS])) and not _NOT_OVER_AFTER.search(
+        after.replace(" back at ", " at ").replace(" back to ", " to ")
+    )
+
+
 def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(SafetyFamily)) -> SafetyHit | None:
     """The first of `families` (in priority order) with a non-negated phrase match, English or Hindi, or None."""
     folded = fold_hindi(normalized_text)
@@ -249,7 +292,10 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
                     continue
                 if family in _NEGATABLE and _over_and_told(normalized_text, family, match.start(), match.end()):
                     continue
-                if family is SafetyFamily.CRISIS and _recovered_and_told(normalized_text, match.start(), match.end()):
+                if family is SafetyFamily.CRISIS and (
+                    _recovered_and_told(normalized_text, match.start(), match.end())
+                    or _someone_elses_recovered(normalized_text, match.start(), match.end())
+                ):
                     continue
                 return SafetyHit(family=family, rule=rule, gate="rules")
         for name, pattern in _HINDI_RULES[family]:
@@ -264,7 +310,7 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
                 if family is SafetyFamily.CRISIS and safety_hindi.someone_elses_past(folded, match.start()):
                     continue
                 return SafetyHit(family=family, rule=f"{family.value}.{name}", gate="rules")
-        for name, pattern in _TAMIL_BENGALI_RULES[family]:
+        for name, pattern in _ROMANISED_RULES[family]:
             for match in pattern.finditer(folded):
                 if family is SafetyFamily.EMERGENCY and _settled_since(folded, match.end()):
                     continue
@@ -304,6 +350,10 @@ _SETTLED_HINGLISH = (
     # achhen"), folded or not; not "ippo konjam paravaa illa" (a little better), not "ekhon bhalo nei"
     r"|\bip+o (?:rom+ba |rom+be )?nal+a ir+uk+\w*|\bekhon (?:onek |anek )?(?:bhalo|valo|bhal|thik|th(?:ee|i)k|"
     r"sustho|sust?ho) (?:ach|as|ac)\w*"
+    # ... and in romanised Marathi, Telugu and Kannada (seventeenth round's look-alikes: "aata ti bari aahe", "ippudu
+    # baagunnanu", "eega chennagiddaaLe"), folded or not; not "aata bara nahi", "ippudu baaledu"
+    r"|\ba+ta (?:ti |to |te |tya |he |pan )?(?:bar[aie]|th(?:ee|i)k|normal|stable) a+he(?:t|)\b(?! nah)"
+    r"|\bip+udu (?:\w+ )?ba+g(?:u|o)n+\w*|\b(?:e+ga|iga) (?:\w+ )?(?:chen+ag\w*|aram\w*|normal a+g\w*)"
 )
 _SETTLED_NOW = (
     r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"

@@ -432,7 +432,8 @@ CRISIS: tuple[tuple[str, str], ...] = (
     ),
     (
         "means",
-        r"\b(?:coal|charcoal|angithi|sigri)\b[^?]{0,60}\b(?:tape|seal\w*)\b[^?]{0,40}\b(?:doors?|windows?|gaps?|vents?)\b"
+        r"\b(?:coal|charcoal|angithi|sigri)\b[^?]{0,60}\b(?:tape|seal\w*)\b[^?]{0,40}\b(?:doors?|windows?|gaps?|vents?"
+        r")\b"
         r"|\bgo deeper next time\b"
         r"|\bpress(?:ed|ing)? (?:the )?(?:pieces|glass|shards?|blades?)\b[^.?!]{0,20}\binto my\b"
         r"|\b(?:hooks?|beams?|ceiling fans?|rods?|pipes?|girders?)\b[^.?!]{0,60}\bwhich (?:one |of them )?"
@@ -641,9 +642,15 @@ CRISIS: tuple[tuple[str, str], ...] = (
     # "before I go over the edge" (the scene one wishes for when found; the edge after a roof or a height named)
     (
         "means",
+        # (seventeenth round, dev split: a mother, "after the 2 am feed I'm going to walk down to the creek and not come
+        # back": down or out to the water as well as into it, a creek, a canal or a dam)
         r"\b(?:walk|walking|wade|wading|swim|swimming|go|going)\s+(?:out\s+)?into\s+the\s+(?:sea|ocean|river|lake|"
-        r"waves)\s+(?:after dark|at night|tonight|in the dark|and (?:not|never) (?:come|coming) back|(?:till|until) "
-        r"(?:i|it|the water))\b"
+        r"waves|creek|canal)\s+(?:after dark|at night|tonight|in the dark|and (?:not|never) (?:come|coming) back|"
+        r"(?:till|until) (?:i|it|the water))\b"
+        r"|\b(?:walk|walking|wade|wading|swim|swimming|go|going|head|heading)\s+(?:(?:out|down|off)\s+)?to\s+the\s+"
+        r"(?:sea|ocean|river|lake|creek|canal|dam|stream|cliff|bridge|tracks)\s+and\s+(?:not|never)\s+(?:come|coming)"
+        r"\s+"
+        r"back\b"
         r"|\b(?:railway (?:line|track)s?|rail(?:way)? tracks?|train tracks?|bridge|river|canal|lake|dam|cliff|sea|roof|"
         r"rooftop|terrace|well|flyover)\b[^?]{0,100}?\b(?:i'?m|im|i am|i will|i'?ll)\s+(?:going|gonna go|going to go|"
         r"go|walking)\s+(?:there|up there|out there)\s+(?:tonight\s+|today\s+)?(?:after|once|when)\s+(?:everyone|"
@@ -671,6 +678,46 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"\b(?:found|saw|caught|find|see)\s+(?:her|him|them|my \w+)\s+(?:standing|sitting|climbing)\s+(?:at|on|over)\s+"
         r"(?:the\s+)?(?:terrace|roof|rooftop)\s+(?:wall|edge|ledge|railing|parapet)\b"
         r"(?![^.?!]{0,40}\b(?:playing|kite|kites|ball|toy|phone|photos?|selfie)\b)",
+    ),
+    # seventeenth round (dev split): belongings given away, "after sat i wont need anything from anyone ever again",
+    # a neighbour's bangles handed over, "she won't need the bangles where she's going" (anything needed from anyone
+    # ever again; a thing not needed where one is going, with no journey or move after it); an emergency contact
+    # changed so the wife isn't "the one who gets the call to come and identify me after Sunday" (identifying the
+    # writer's body; not being identified at a counter); affairs put in order, "There won't be a me around to use it"
+    # (there won't be a me; the writer not around to use, need or see a thing, with no journey after it)
+    (
+        "preparation",
+        r"\b(?:i|she|he|they)\s+(?:won'?t|wont|will not|will never|wouldn'?t|would not)\s+(?:need|be needing)\s+"
+        r"(?:anything|any of (?:it|this|them|these))\s+(?:(?:from|off) (?:anyone|anybody|you|u|no one|nobody)\s+)?"
+        r"(?:ever again|again, ever)\b"
+        r"|\b(?:i|she|he|they)\s+(?:won'?t|wont|will not|wouldn'?t|would not)\s+(?:need|be needing)\s+(?:it|them|this|"
+        r"that|these|those|any of (?:it|this|them)|(?:the|my|her|his|their) \w+)\s+where (?:i'?m|im|i am|she'?s|she is|"
+        r"he'?s|he is|they'?re|they are) going\b(?![^.?!]{0,60}\b(?:abroad|trip|tour|holiday|vacation|moving|move|"
+        r"relocat\w+|shifting|hot|warm|cold|snow|winter|summer|beach|hills?|hostel|college|job|office|flight|visa|"
+        r"country|city)\b)"
+        r"|\bidentify my (?:dead )?body\b"
+        r"|\b(?:come|comes|coming|gets? the call|get a call|called|call|calls)\b[^.?!]{0,30}\bto (?:come and |come & |"
+        r"come n )?"
+        r"identify me\b(?![^.?!]{0,30}\b(?:at|for|with|using|by|on|in)\b)"
+        r"|\bthere (?:won'?t|wont|will not) be (?:a|any) me\b"
+        r"|\bi\s+(?:won'?t|wont|will not)\s+be\s+(?:around|here|alive)\s+to\s+(?:use|need|see|pay for|enjoy|read|"
+        r"collect|attend|open)\b(?![^.?!]{0,60}\b(?:travel\w*|trip|holiday|vacation|abroad|out of town|on leave|leave|"
+        r"business|moving|relocat\w+|shifting|transfer\w*|posting|posted|joining|exams?|hostel|college|job|office|duty|"
+        r"shift|flight|train|visa)\b)",
+    ),
+    # ... pain medicines saved up and a bottle of vodka, "planning to take the whole lot together tnite" (the whole
+    # lot, strip or bottle, tonight or at once; not a whole strip taken home); a daughter's
+    # searches read by a parent, "'how many paracetamol to die'" (how many of a thing to die, to kill oneself or not to
+    # wake up; not "how many days to die down")
+    (
+        "preparation",
+        r"\b(?:planning|plan|planned|going|gonna|want|wanna|decided|about)\s+(?:to\s+)?(?:take|swallow|down|drink|have)"
+        r"\s+(?:the\s+)?(?:whole (?:lot|strip|bottle|pack|packet|box|sheet)|lot)\s+(?:together\s+|at once\s+|in one go"
+        r"\s+)?"
+        r"(?:tonight|tnite|2nite|2night|tonite|this evening|at once|in one go|together)\b" + _NOT_AS_DOSED
+        + r"|\bhow (?:many|much)\s+(?:[\w-]+\s+){0,3}?(?:to die\b(?!\s+(?:down|out|off|away|for|of|from))|to kill (?:m"
+        r"yself|yourself|herself|himself|me|u|you|"
+        r"urself)|to end (?:it|my life|your life|ur life)|to not wake up|would kill (?:me|you|u|a person|someone))\b",
     ),
 )
 
@@ -717,7 +764,8 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     # present tense only: "I passed out at my last blood test" is a question about the next one
     (
         "unconscious",
-        r"\b(?:unconscious|unresponsive|won't wake up|will not wake up|can't wake (?:him|her|them|up))\b"
+        # (seventeenth round, dev split, SMS-shortened: "cant wake him even when we shake him")
+        r"\b(?:unconscious|unresponsive|won't wake up|will not wake up|(?:can'?t|cant) wake (?:him|her|them|up))\b"
         r"(?!(?:\s+up)?" + _ROUTINE_WAKING + ")"
         r"|\b(?:is|has|just|suddenly|he's|she's)\s+(?:passed out|collapsed)\b"
         r"|\b(?:and|is|isn't|he's|she's)\s+not waking up\b|\bisn't waking up\b"
@@ -1222,6 +1270,49 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"way|at an? (?:odd|weird|strange|funny) angle|backwards)\b"
         r"|\bsomething white\b[^.?!]{0,20}\b(?:poking|sticking|coming|showing) (?:out|through)\b",
     ),
+    # seventeenth round (dev split), emergencies by their signs only: a coal angithi burning all night "with the door
+    # and window shut", then a splitting headache, throwing up, confused, fainting (a fire, a stove or a heater in a
+    # shut room, then confusion, fainting, drowsiness or vomiting: carbon monoxide; not a talk on safe ventilation)
+    (
+        "poisoning_overdose",
+        r"\b(?:angithi|angithis|angeethi|anghithi|sigri|sigdi|coal (?:stove|heater|fire|brazier|burner)|charcoal "
+        r"(?:stove|heater|fire|brazier|burner)|brazier|kerosene (?:heater|stove)|room heater|generator)\b[^?]{0,150}?"
+        r"\b(?:shut|closed|no ventilation|sealed)\b[^?]{0,250}?\b(?:confused|confusion|fainted|fainting|faints|"
+        r"unconscious|drowsy|won'?t wake|not waking|collapsed|passed out|doesn'?t know what day|throwing up|vomiting)"
+        r"\b",
+    ),
+    # ... a boy who "touched the water pump switch with wet hands ... and was thrown back, out for a few seconds",
+    # with a burn on his palm; an uncle under a neem tree, "a huge flash and he was thrown to the ground, out for
+    # about a minute" (a switch, a wire or a pole touched, or lightning, then thrown, knocked out or out for a while,
+    # or a burn on the palm or the sole); a flatmate on pills "breathing like once every 10 sec"
+    (
+        "unconscious",
+        r"\b(?:touched|grabbed|held|caught|touching|grabbing)\s+(?:a|the|an)\s+(?:[\w-]+\s+){0,3}?(?:switch|wire|socke"
+        r"t|"
+        r"plug|pole|cable|motor|pump|fence|line)\b[^?]{0,120}?\b(?:thrown (?:back|off|across|to the (?:ground|floor)|"
+        r"down)|knocked (?:out|back|down)|out for (?:a|about|around|nearly|\d)|passed out|unconscious|burns? (?:mark )?"
+        r"on (?:his|her|the|my) (?:palm|hand|foot|sole|feet))\b"
+        r"|\b(?:lightning|thunder ?storm|thunder|a (?:huge|big|bright) flash)\b[^?]{0,150}?\b(?:thrown (?:back|off|to "
+        r"the "
+        r"(?:ground|floor)|down)|knocked (?:out|down|over)|out for (?:a|about|around|nearly|\d)|unconscious|passed out|"
+        r"collapsed)\b(?!\s+(?:the|our|my|his|her|their|a|an|power|electricity|inverter|tv|lights?|trees?|poles?)\b)"
+        r"|\bbreathing (?:is |was )?(?:like |only |about |just )?once (?:every|in|per) (?:\d+|a few|few) ?(?:sec|secs|"
+        r"seconds)\b",
+    ),
+    # ... paan chuna squeezed into a three-year-old's eye (a caustic thing squeezed, splashed or got into an eye; not
+    # what to do if cement gets into the eyes, asked of a course)
+    (
+        "poisoning_overdose",
+        r"\b(?:chuna|choona|slaked lime|quick ?lime|bleach|acid|cement|phenyl|harpic|toilet cleaner|drain cleaner|"
+        r"caustic soda|battery acid|lizol|colin)\b[^?]{0,60}?\b(?:got|gone|went|squeezed|splashed|sprayed|spilt|spille"
+        r"d|"
+        r"fell|thrown|threw|rubbed|poured|put|squirted)\b[^?]{0,30}?\b(?:in|into) (?:his|her|my|their|the|both|one) "
+        r"eyes?\b"
+        r"|\b(?:got|splashed|sprayed|spilt|spilled|threw|rubbed|poured|squeezed|squirted)\s+(?:some\s+|the\s+)?(?:chun"
+        r"a|"
+        r"choona|slaked lime|quick ?lime|bleach|acid|cement|phenyl|harpic|toilet cleaner|drain cleaner|caustic soda|"
+        r"battery acid|lizol|colin)\s+(?:\w+\s+)?(?:in|into) (?:his|her|my|their|the|both|one) eyes?\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -1232,7 +1323,8 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     ),
     (
         "medication_decision",
-        r"\b(?:can|should|may|could)\s+i\s+(?:just\s+|simply\s+)?(?:stop|quit|skip|double|increase|decrease|reduce|lower|change|"
+        r"\b(?:can|should|may|could)\s+i\s+(?:just\s+|simply\s+)?(?:stop|quit|skip|double|increase|decrease|reduce|low"
+        r"er|change|"
         r"halve|"
         r"split|crush|cut)\s+"
         r"(?:taking\s+|on\s+|down\s+on\s+)?(?:my|the|these|this|those)?\s*(?:\w+\s+)?(?:" + MEDS + "|"
@@ -1394,12 +1486,14 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"tsp)\s+(?:of\s+(?:\w+\s+){1,2})?(?:can|should|do|shall|must)\s+(?:i|we)\s+(?:give|take|use)\b"
         r"|\b(?:on|taking|takes|prescribed|started)\s+(?:\w+\s+and\s+)?(?!(?:leave|duty|time|holiday|vacation|call|"
         r"board|site|line|hold|track|record|behalf|weekends?|this|that|your|our|their)\b)(?P<on_medicine>\w{4,})\b"
-        r"[^?]{0,200}?\b(?:can|could|should|shall|may|do)\s+(?:i|we|he|she|they)\s+(?:just\s+)?(?:stop|quit|skip|halve|double|drop)"
+        r"[^?]{0,200}?\b(?:can|could|should|shall|may|do)\s+(?:i|we|he|she|they)\s+(?:just\s+)?(?:stop|quit|skip|halve"
+        r"|double|drop)"
         r"\s+(?:the\s+|his\s+|her\s+|my\s+)?(?P=on_medicine)\b"
         # ninth round (dev split): "should i just start 1 tablet a day myself", "shall i start him on half a tablet
         # twice a day", "can i just get Cilacar instead and start it?"
         r"|\b(?:can|should|shall)\s+(?:i|we)\s+(?:just\s+)?(?:start|give|take)\s+(?:him\s+|her\s+|them\s+)?(?:on\s+)?"
-        r"(?:\d+|one|two|half|a|an)\s+(?:\w+\s+)?(?:tablets?|pills?|capsules?|doses?)\s+(?:a|per|every|twice|once|each)\b"
+        r"(?:\d+|one|two|half|a|an)\s+(?:\w+\s+)?(?:tablets?|pills?|capsules?|doses?)\s+(?:a|per|every|twice|once|each"
+        r")\b"
         r"|\bcan (?:i|we) (?:just )?(?:get|buy|take|use)\s+\w+\s+instead\b[^?]{0,30}\b(?:start|take|use)\b"
         # held-out misses of the eighth and ninth rounds, given phrases after the held-out split failed its
         # significance test: "should I start 2 a day", Glycomet's timings shifted for night shifts
@@ -1442,7 +1536,8 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
     ),
     (
         "acute_symptom",
-        r"\b(?:severe|unbearable|terrible|worst|excruciating|intense)\s+(?:\w+\s+)?(?:pain|headache|migraine|cramps?)\b",
+        r"\b(?:severe|unbearable|terrible|worst|excruciating|intense)\s+(?:\w+\s+)?(?:pain|headache|migraine|cramps?)"
+        r"\b",
     ),
     (
         "acute_symptom",
@@ -1623,13 +1718,15 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         # a side effect, then a stop of one's own choosing (not yoga three times a week)
         r"|" + _rare_part_first(r"\bmakes? (?:me|him|her)\b")
         + r"(?:\b" + MEDICINE + r"|\b(?!(?:class|grade|std|standard|room|ward|floor|route|gate|block|sector|phase|"
-        r"level|chapter|unit|week|year|batch|section|plot|flat|bed|yoga|gym)\b)[a-z]{4,}\s?\d{1,4}(?:\.\d+)?\b(?!\s*(?:times?|"
+        r"level|chapter|unit|week|year|batch|section|plot|flat|bed|yoga|gym)\b)[a-z]{4,}\s?\d{1,4}(?:\.\d+)?\b(?!\s*(?"
+        r":times?|"
         r"days?|hours?|hrs?|mins?|minutes|weeks?|months?|km|kms|sessions?|classes|x)\b))[^?]{0,30}\bmakes? (?:me|him|"
         r"her) (?:\w+ ){0,3}?(?:slow|sleepy|drowsy|dizzy|groggy|tired|nauseous|sick|hungry|weak|numb|restless|dull|"
         r"vomit)\b[^?]{0,150}\b(?:can|could|should|shall|may) (?:i|we) (?:just )?(?:skip|stop|pause|drop|quit|halve|"
         r"reduce|cut|leave) (?:it|them|the dose)\b"
         # one's own course shared out (not the bill, not the prescription shown to another doctor)
-        r"|\b(?:split|share|divide|distribute)\s+(?:my|the|this|our|his|her)\s+(?:\w+\s+)?(?:strip|course|tablets|pills|"
+        r"|\b(?:split|share|divide|distribute)\s+(?:my|the|this|our|his|her)\s+(?:\w+\s+)?(?:strip|course|tablets|pill"
+        r"s|"
         r"capsules|medicines?|syrup|doses|bottle)\s+(?:among|amongst|between|with)\b"
         r"|\b(?:can|could|should|shall) (?:i|we) (?:just )?(?:take|give|have) (?:it|them|the (?:dose|tablets?|pills?)) "
         r"as (?:\d+(?:\.\d+)?|half|a smaller dose|smaller doses)\b(?!\s*(?:instal\w*|emis?|payments?|parts?|sessions?|"
@@ -1699,5 +1796,53 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"evening|afternoon)'?s|tomorrow (?:morning|evening|night)'?s) (?!(?:appointment|session|slot|class|walk|meal|"
         r"breakfast|lunch|dinner|snack|tea|coffee|workout|shift|visit|test|scan|physio|yoga|prayers?|party|function|"
         r"meeting|match|game|event|lecture|exam|gym|run|fast|puja|dialysis|therapy|feed)s?\b)[a-z]{4,}\b",
+    ),
+    # seventeenth round (dev split), medication decisions asked as should I increase / reduce / swap: Seroflo taken
+    # 2 four times a day in the smog, "Is it fine to keep going up like that" (a medicine, then fine to keep going up
+    # or increasing); Wysolone 20, "Can I drop straight to 5 mg from tomorrow?" (dropped, cut or gone down to a
+    # figure in mg or units); "Can I take 2 a day instead of 1 till the wedding" (a number a day instead of another);
+    # "If I stop the tablet from Wednesday, will it be safe to have a couple of drinks" (a medicine stopped to be safe
+    # for something else)
+    (
+        "medication_decision",
+        _rare_part_first(r"\b(?:ok|okay|fine|safe|alright) (?:for (?:me|him|her) )?to (?:keep (?:going up|increasing|"
+                         r"upping|doubling|raising)|go up)\b")
+        + r"\b" + ANY_MEDICINE + r"[^?]{0,300}?\b(?:ok|okay|fine|safe|alright) (?:for (?:me|him|her) )?to (?:keep "
+        r"(?:going up|increasing|upping|doubling|raising)|go up)\b"
+        r"|\b(?:can|could|should|shall|may) (?:i|we|he|she) (?:just )?(?:drop|go|come|cut|jump|step|taper|bring (?:it|"
+        r"the dose)) (?:straight |directly |right |all the way )?(?:down )?to (?:\d+(?:\.\d+)?\s?(?:mg|mcg|units?)|"
+        r"half a tablet|\d+ (?:tablets? )?(?:a|per) day)\b"
+        r"|\b(?:can|could|should|shall|may) (?:i|we|he|she) (?:just )?(?:take|give|have|use) (?:\d+|one|two|three|four|"
+        r"half|double)\s+(?:tablets?\s+|pills?\s+|doses?\s+|capsules?\s+|puffs?\s+)?(?:a|per|each|every) (?:day|night|"
+        r"morning|evening)\s+instead of (?:\d+|one|two|three|half|the usual)\b"
+        r"|\bif (?:i|we|he|she) (?:stop|skip|pause|hold|miss|leave off|come off) (?:the |my |his |her )?" + MEDICINE
+        + r"\b[^?]{0,60}?\b(?:will|would|is) it (?:be )?(?:safe|ok|okay|fine|alright) to (?:have|drink|take|do|go|eat)"
+        r"\b",
+    ),
+    # ... Rivotril for Ativan, "Can I just swap, one Rivotril for one Ativan at night"; Eptoin ran out abroad, "Can I
+    # just swap to the Dilantin, same 3 a day" (a medicine named, then one swapped for another, or a swap to a brand
+    # with its dose after it; not a swap to the evening slot); half of an adult's tablet for a child, "Can I give him
+    # half of my Stemetil MD" (half, one or a quarter of my, mum's or dad's brand with its suffix or strength); TB
+    # tablets, "Can I stop, or go down to every other day" (a medicine, then every other day or alternate days)
+    (
+        "medication_decision",
+        _rare_part_first(r"\b(?:swap|switch|substitute|change)\b")
+        + r"\b" + ANY_MEDICINE + r"[^?]{0,300}?\b(?:can|could|should|shall|may) (?:i|we|he|she) (?:just )?"
+        r"(?:swap|switch|"
+        r"substitute|change|replace)\b(?:\s+(?:over|it|them))?[\s,]+(?:(?:one|1|a|half(?: a)?) [a-z]{4,}(?: \d+(?:\.\d"
+        r"+)?)?"
+        r" for (?:one|1|a|the|my|his|her) [a-z]{4,}|to (?:the |a |his |her |my )?[a-z]{4,}(?: \d+(?:\.\d+)?)?\b[^?.]{0"
+        r",40}"
+        r"\b(?:same (?:dose|\d+|one|two|three)|\d+ (?:a|per) day|twice|once|tablets?|capsules?|mg|dose))"
+        r"|\b(?:can|could|should|shall|may) (?:i|we) (?:just )?give (?:him|her|them|my (?:son|daughter|child|kid|baby|"
+        r"boy|"
+        r"girl)) (?:half|a quarter|quarter|one|a bit|some)(?: of)? (?:my|mum'?s|mom'?s|dad'?s|our|his (?:dad|father|"
+        r"mother|mum|mom)'?s|her (?:dad|father|mother|mum|mom)'?s) (?:[a-z]{4,} (?:md|dt|ds|sr|cr|xr|er|od|forte|plus|"
+        r"\d+(?:\.\d+)?)|" + MEDICINE + r")\b"
+        r"|" + _rare_part_first(r"\b(?:every other day|alternate days?|every second day)\b")
+        + r"\b(?:" + MEDICINE + r"|tabs|doses?)\b[^?]{0,250}?\b(?:can|could|should|shall|may) (?:i|we|he|she) "
+        r"(?:just )?"
+        r"(?:stop\s*(?:it|them)?,?\s+or\s+)?(?:go down to|switch to|take (?:it|them)|give (?:it|them)|have (?:it|them)|"
+        r"cut (?:it |them )?(?:down )?to)\s+(?:on\s+)?(?:every other day|alternate days?|every second day)\b",
     ),
 )

@@ -388,6 +388,17 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"pet\s+(?:\S+\s+){0,2}?(?:tight|sakht|kadak|kada)\s+ho\s+(?:gaya|gya|gai|gayi|gyi)\S*\s+(?:\S+\s+){0,10}?"
         r"(?:chakar|pasina|pila\s+pad|pili\s+pad|safed\s+pad|behosh|thanda\s+pad)",
     ),
+    # seventeenth round (dev split), Urdu code-switched and written like Hinglish: a type 1 diabetic teenager who missed
+    # his insulin, "saans lambi lambi aur tez chal rahi hai, munh se phalon jaisi mehak aa rahi hai" (a fruity smell on
+    # the breath, or breath deep and fast after insulin missed: ketoacidosis; "... aa rahi thi ... ab bilkul theek hai"
+    # is told as over)
+    (
+        "diabetic_emergency_hi",
+        r"(?:munh|muh|mu|sans)\s+se\s+(?:\S+\s+){0,2}?(?:phal|fal|fruit)\S*\s+(?:jaisi|jaisa|jesi|jaise|vali|ki|ke)\s+"
+        r"(?:mehak|mahak|bu|badbu|smel|khushbu|gand)(?:\s+a\s+(?:rahi|raha|rhi|rha))?"
+        r"|insulin\s+(?:\S+\s+){0,6}?(?:bhul|chut|miss|nahi\s+lag)\S*\s+(?:\S+\s+){0,25}?sans\s+(?:\S+\s+){0,3}?"
+        r"(?:tej|jor|gehri|lambi)\s+(?:\S+\s+){0,4}?(?:chal|le)\s+(?:raha|rahi|rahe|rha|rhi)",
+    ),
 )
 
 _MEDICINE_HI = r"(?:दवा|दवाई|गोली|गोलियां|इंसुलिन|टैबलेट|मेडिसिन|एंटीबायोटिक)"
