@@ -34,9 +34,23 @@ the socket, the server thread and the HTTP parsing on both sides were the differ
 4. **moto's action lookup, once per class.** For every request moto lists the handler class's
    methods with `inspect.getmembers` (`method_names_from_class`) to check the action exists; a class's
    methods do not change while the process runs, so the list is kept per class.
+5. **No signature computed for a request answered here.** botocore signs every request (SigV4: a canonical
+   request, two hashes and four HMACs, ~70 us a call); moto reads the `Authorization` header's credential
+   scope (access key, region, service) and never checks the signature unless its IAM emulation is on
+   (`INITIAL_NO_AUTH_ACTION_COUNT`). A request to this stack's endpoint signed by `SigV4Auth` itself (not
+   S3's or a presigned URL's subclasses) gets every header botocore's signer writes (`X-Amz-Date`, the
+   security token, `Authorization` with the same credential scope and signed-header list), with a fixed
+   placeholder for the signature; with moto's IAM emulation on, and for any other endpoint (AWS,
+   LocalStack), requests are signed as before. In Lambda nothing here runs.
+6. **A new item's size checked once.** moto builds an item attribute by attribute into a dict that, on
+   every insert, recomputes the size of all the attributes already in it (`LimitedSizeDict`: quadratic
+   in the attributes; three PutItems of ~14 attributes on an answer-cache hit). `Item.__init__` here adds
+   each attribute's size to a running total instead: the same sizes (`bytesize` of the name plus
+   `DynamoType.size()`), the same limit, `ItemSizeTooLarge` raised at the same attribute; later
+   changes to an item (UpdateItem) still go through moto's check.
 
-Like caredesk_local.state_machine_runtime, this patches moto's internals and botocore's event
-hooks; `check_seams()` fails loudly if a moto upgrade moves them.
+Like caredesk_local.state_machine_runtime, this patches moto's internals, botocore's event hooks and its SigV4
+signer (for this endpoint only); `check_seams()` fails loudly if a moto or botocore upgrade moves them.
 """
 
 from __future__ import annotations
@@ -44,10 +58,13 @@ from __future__ import annotations
 import functools
 import importlib
 import logging
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 import boto3
+import botocore.auth
+from botocore.auth import SIGV4_TIMESTAMP, SigV4Auth
 from botocore.awsrequest import AWSPreparedRequest, AWSResponse
 from botocore.handlers import BUILTIN_HANDLERS
 
@@ -62,7 +79,18 @@ SEAMS = (
     ("moto.core.request", "normalize_request", ("request",)),
     ("moto.dynamodb.responses", "DynamoHandler.dispatch", ()),
     ("moto.core.responses", "method_names_from_class", ("clazz",)),
+    ("moto.dynamodb.models.dynamo_type", "Item.__init__", ("self", "hash_key", "range_key", "attrs")),
+    ("moto.dynamodb.models.dynamo_type", "LimitedSizeDict.__setitem__", ("self", "key", "value")),
+    ("moto.dynamodb.models.dynamo_type", "bytesize", ("val",)),
+    ("botocore.auth", "SigV4Auth.add_auth", ("self", "request")),
+    ("botocore.auth", "SigV4Auth._inject_signature_to_request", ("self", "request", "signature")),
+    ("botocore.auth", "SigV4Auth._modify_request_before_signing", ("self", "request")),
+    ("botocore.auth", "get_current_datetime", ()),
 )
+# moto's item size limit (LimitedSizeDict.__setitem__: "between 409 and 410KB", set in between).
+MOTO_ITEM_SIZE_LIMIT = 405000
+# The signature a request answered in this process carries instead of an HMAC (moto does not check it).
+PLACEHOLDER_SIGNATURE = "0" * 64
 # The DynamoDB requests the server routes to DynamoHandler.dispatch (moto.dynamodb.urls: POST "{0}/"), by
 # their SigV4 scope and target prefix, as moto_server.werkzeug_app infers the service (DynamoDBStreams_ and
 # the 2011 API version are other handlers: not served by the shortcut).
@@ -91,8 +119,12 @@ class InProcessTransport:
         self._application = DomainDispatcherApplication(create_backend_app)
         self.served = 0  # requests answered in process, for tests and benchmarks
 
+    def answers(self, url: str) -> bool:
+        """Whether a request to `url` is answered here (this stack's endpoint)."""
+        return url == self.endpoint or url.startswith(self.endpoint + "/")
+
     def __call__(self, request: AWSPreparedRequest, **_kwargs: Any) -> AWSResponse | None:
-        if request.url != self.endpoint and not request.url.startswith(self.endpoint + "/"):
+        if not self.answers(request.url):
             return None
         from moto.core.botocore_stubber import MockRawResponse
 
@@ -159,6 +191,52 @@ def is_dynamodb_request(request: AWSPreparedRequest, path: str) -> bool:
             and _header(request, "X-Amz-Target").startswith(DYNAMODB_TARGET_PREFIX))
 
 
+def moto_checks_signatures() -> bool:
+    """moto's IAM emulation is on: it verifies each request's signature (moto.core.access_control)."""
+    from moto import settings
+
+    return settings.INITIAL_NO_AUTH_ACTION_COUNT != float("inf")
+
+
+def loopback_add_auth(add_auth: Callable[[SigV4Auth, Any], None],
+                      transport: InProcessTransport) -> Callable[[SigV4Auth, Any], None]:
+    """`SigV4Auth.add_auth` that writes a placeholder signature on a request `transport` answers (see the
+    module's docstring, 5); any other request, or any signer subclass, is signed by `add_auth`."""
+
+    def signed(signer: SigV4Auth, request: Any) -> None:
+        if (type(signer) is not SigV4Auth or signer.credentials is None or not transport.answers(request.url)
+                or moto_checks_signatures()):
+            return add_auth(signer, request)
+        # SigV4Auth.add_auth's steps, less the canonical request, string to sign and HMACs.
+        request.context["timestamp"] = botocore.auth.get_current_datetime().strftime(SIGV4_TIMESTAMP)
+        signer._modify_request_before_signing(request)
+        signer._inject_signature_to_request(request, PLACEHOLDER_SIGNATURE)
+        return None
+
+    signed.__wrapped__ = add_auth  # type: ignore[attr-defined]
+    return signed
+
+
+def item_sized_once(item: Any, hash_key: Any, range_key: Any, attrs: dict[str, Any]) -> None:
+    """moto's `Item.__init__` with the size check made once per attribute (see the module's docstring, 6):
+    LimitedSizeDict.__setitem__ adds the size of every attribute already in the item to the new one's and
+    compares the sum with the limit; here that sum is kept as the attributes go in."""
+    from moto.dynamodb.exceptions import ItemSizeTooLarge
+    from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict, bytesize
+
+    item.hash_key = hash_key
+    item.range_key = range_key
+    item.attrs = LimitedSizeDict()
+    size = 0
+    for key, value in attrs.items():
+        typed = DynamoType(value)
+        added = bytesize(key) + typed.size()
+        if size + added > MOTO_ITEM_SIZE_LIMIT:
+            raise ItemSizeTooLarge
+        dict.__setitem__(item.attrs, key, typed)
+        size += added
+
+
 class MotoServerPatches:
     """Installed for one embedded stack once its moto endpoint is known, uninstalled at its stop."""
 
@@ -181,6 +259,9 @@ class MotoServerPatches:
         # Keyed by the class: a handler class's methods are fixed once it is defined.
         self._patches.set(responses, "method_names_from_class", functools.cache(responses.method_names_from_class))
         self.transport = InProcessTransport(endpoint)
+        self._patches.set(SigV4Auth, "add_auth", loopback_add_auth(SigV4Auth.add_auth, self.transport))
+        dynamo_type = importlib.import_module("moto.dynamodb.models.dynamo_type")
+        self._patches.set(dynamo_type.Item, "__init__", item_sized_once)
         # boto3's default session (boto3.client(...), what the handlers use) is hooked, made first if need
         # be; sessions made from now on copy BUILTIN_HANDLERS. In that order, no session has the hook twice
         # (botocore calls every before-send hook). Clients made before keep their sockets.

@@ -195,6 +195,99 @@ def test_each_session_calls_the_transport_once_per_request(patches):
     assert patches.transport.served == 2
 
 
+def _signed(url, *, region="us-east-1", service="dynamodb"):
+    from botocore.auth import SigV4Auth
+    from botocore.awsrequest import AWSRequest
+    from botocore.credentials import Credentials
+
+    request = AWSRequest("POST", url, data=b'{"TableName": "t"}',
+                         headers={"X-Amz-Target": "DynamoDB_20120810.GetItem",
+                                  "Content-Type": "application/x-amz-json-1.0"})
+    SigV4Auth(Credentials("testing", "testing", "session-token"), service, region).add_auth(request)
+    return request.headers
+
+
+def _without_signature(headers):
+    authorization = headers["Authorization"]
+    return {**dict(headers), "Authorization": authorization.rsplit("Signature=", 1)[0]}, \
+        authorization.rsplit("Signature=", 1)[1]
+
+
+def test_requests_answered_in_process_carry_a_placeholder_signature_and_every_other_header(patches, monkeypatch):
+    import moto.settings
+
+    placeholder = _signed(DEAD_ENDPOINT + "/")
+    monkeypatch.setattr(moto_server_runtime.SigV4Auth, "add_auth", moto_server_runtime.SigV4Auth.add_auth.__wrapped__)
+    real = _signed(DEAD_ENDPOINT + "/")
+    monkeypatch.undo()
+    placeholder_headers, placeholder_signature = _without_signature(placeholder)
+    real_headers, real_signature = _without_signature(real)
+    assert placeholder_signature == moto_server_runtime.PLACEHOLDER_SIGNATURE != real_signature
+    # The same credential scope (moto's account and region), signed-header list, date and session token.
+    assert placeholder_headers.keys() == real_headers.keys()
+    assert "Credential=testing/" in placeholder_headers["Authorization"]
+    assert "/us-east-1/dynamodb/aws4_request, SignedHeaders=" in placeholder_headers["Authorization"]
+    assert placeholder_headers["X-Amz-Security-Token"] == "session-token"
+    # Anywhere else, and whenever moto checks signatures (its IAM emulation), botocore signs.
+    assert _without_signature(_signed("http://127.0.0.1:4566/"))[1] != moto_server_runtime.PLACEHOLDER_SIGNATURE
+    monkeypatch.setattr(moto.settings, "INITIAL_NO_AUTH_ACTION_COUNT", 0.0)
+    assert _without_signature(_signed(DEAD_ENDPOINT + "/"))[1] != moto_server_runtime.PLACEHOLDER_SIGNATURE
+
+
+def test_presigned_urls_and_s3_requests_are_signed_as_before(patches):
+    s3 = boto3.client("s3", endpoint_url=DEAD_ENDPOINT, config=NO_RETRIES)
+    s3.create_bucket(Bucket="signed-bucket")
+    s3.put_object(Bucket="signed-bucket", Key="a.md", Body=b"x")  # S3SigV4Auth: signed by botocore
+    url = s3.generate_presigned_url("get_object", Params={"Bucket": "signed-bucket", "Key": "a.md"})
+    assert "Signature=" in url and moto_server_runtime.PLACEHOLDER_SIGNATURE not in url
+
+
+@pytest.fixture
+def moto_item_init():
+    """moto's own Item.__init__, taken before the patches are installed."""
+    from moto.dynamodb.models.dynamo_type import Item
+
+    return Item.__init__
+
+
+def test_a_new_item_is_sized_as_moto_sizes_it(moto_item_init, patches):
+    from moto.dynamodb.exceptions import ItemSizeTooLarge
+    from moto.dynamodb.models.dynamo_type import DynamoType, Item
+
+    original = moto_item_init
+    assert original is not moto_server_runtime.item_sized_once
+    assert Item.__init__ is moto_server_runtime.item_sized_once
+    key = DynamoType({"S": "TRACE#1"})
+    attributes = {"pk": {"S": "TRACE#1"}, "n": {"N": "5"}, "blob": {"B": b"\x00sealed"},
+                  "citations": {"L": [{"M": {"source": {"S": "a.md"}, "score": {"N": "0.5"}}}]},
+                  "flags": {"SS": ["pii:phone", "x"]}, "done": {"BOOL": True}, "none": {"NULL": True}}
+    built, expected = Item.__new__(Item), Item.__new__(Item)
+    moto_server_runtime.item_sized_once(built, key, None, attributes)
+    original(expected, key, None, attributes)
+    assert built == expected and list(built.attrs) == list(expected.attrs)
+    assert type(built.attrs) is type(expected.attrs)
+    # Around the limit: accepted or refused exactly as moto's own check does it, at the same attribute.
+    for filler in range(404_900, 405_100, 7):
+        big = {"pk": {"S": "k"}, "a": {"S": "x" * 50}, "body": {"S": "y" * (filler - 60)}, "z": {"N": "1"}}
+        outcomes = []
+        for init in (moto_server_runtime.item_sized_once, original):
+            item = Item.__new__(Item)
+            try:
+                init(item, key, None, big)
+                outcomes.append(list(item.attrs))
+            except ItemSizeTooLarge:
+                outcomes.append(("too large", list(item.attrs)))
+        assert outcomes[0] == outcomes[1], filler
+    dynamodb = boto3.client("dynamodb", endpoint_url=DEAD_ENDPOINT, config=NO_RETRIES)
+    dynamodb.create_table(TableName="sized-items", BillingMode="PAY_PER_REQUEST",
+                          KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                          AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+    with pytest.raises(ClientError) as failed:
+        dynamodb.put_item(TableName="sized-items", Item={"pk": {"S": "a"}, "body": {"S": "x" * 410_000}})
+    assert failed.value.response["Error"]["Code"] == "ValidationException"
+    assert "maximum allowed size" in failed.value.response["Error"]["Message"]
+
+
 def test_uninstalled_clients_use_the_network_and_moto_lists_its_modules_again(monkeypatch):
     import moto.backends
     import moto.core.responses
