@@ -137,11 +137,13 @@ def index_document(
     sequencer = normalise_sequencer(sequencer)
     _check_chunks(source, chunks)
 
+    units = [unit for chunk in chunks for unit in answer_units(chunk.chunk_id, chunk.heading, chunk.body)]
+    unit_contexts = {unit.context_hash: unit.context for unit in units}
     with conn.transaction():
         stored = _stored_document(conn, source, lock=False)
         unchanged = _is_unchanged(stored, tier, content_sha256)
         reusable = {} if unchanged else _stored_vectors(conn, source, {chunk.content_hash for chunk in chunks})
-        reusable_units = {} if unchanged else _stored_unit_vectors(conn, source)
+        reusable_units = {} if unchanged else _stored_unit_vectors(conn, set(unit_contexts))
     if stored is not None and compare_sequencers(stored.sequencer, sequencer) >= 0:
         return IndexResult(source=source, outcome="stale")
     if unchanged:
@@ -149,9 +151,8 @@ def index_document(
 
     # Embedding happens outside any transaction: slow, and a failure here must leave the
     # previous version untouched and searchable.
-    units = [unit for chunk in chunks for unit in answer_units(chunk.chunk_id, chunk.heading, chunk.body)]
     vectors, embedded = _vectors_for({c.content_hash: c.embedded_text for c in chunks}, reusable, embed)
-    unit_vectors, units_embedded = _vectors_for({u.context_hash: u.context for u in units}, reusable_units, embed)
+    unit_vectors, units_embedded = _vectors_for(unit_contexts, reusable_units, embed)
 
     with conn.transaction():
         _lock_source(conn, source)
@@ -350,14 +351,28 @@ def _stored_vectors(conn: psycopg.Connection, source: str, wanted: set[str]) -> 
     return _as_vectors(rows)
 
 
-def _stored_unit_vectors(conn: psycopg.Connection, source: str) -> dict[str, numpy.ndarray]:
-    """context_hash -> the stored vector of every answer unit this source has."""
+def _stored_unit_vectors(conn: psycopg.Connection, wanted: set[str]) -> dict[str, numpy.ndarray]:
+    """context_hash -> a stored answer-unit vector, for the wanted hashes any document already has.
+
+    A unit's vector depends on its context text alone (the hash is of that text; fp32 MiniLM gives a text
+    bitwise the same vector alone or in any batch), so the vector stored for another document's unit with
+    the same context is the one embedding it again would give. The row written is this document's own
+    copy: deleting or changing the other document later does not touch it. Vectors of another model are
+    never stored side by side (a model change empties the index, docs/operations.md). One query, one index
+    probe per wanted hash (chunk_units_context_hash, sql/016) reading one row: a context repeated in
+    thousands of documents (a common heading) costs one vector, not thousands.
+    """
+    if not wanted:
+        return {}
     rows = conn.execute(
         """
-        SELECT DISTINCT ON (u.context_hash) u.context_hash, u.embedding::real[]
-        FROM chunk_units AS u JOIN chunks AS c USING (chunk_id) WHERE c.source = %s
+        SELECT u.context_hash, u.embedding::real[]
+        FROM unnest(%s::text[]) AS w (context_hash)
+        CROSS JOIN LATERAL (
+            SELECT context_hash, embedding FROM chunk_units WHERE context_hash = w.context_hash LIMIT 1
+        ) AS u
         """,
-        (source,), binary=True,
+        (sorted(wanted),), binary=True,
     ).fetchall()
     return _as_vectors(rows)
 
