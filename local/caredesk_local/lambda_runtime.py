@@ -209,6 +209,7 @@ class InProcessLambdaRuntime:
         self._originals: dict[str, Any] = {}
         self._sequence = itertools.count()
         self.invocations: deque[tuple[str, bool]] = deque(maxlen=RECENT_INVOCATIONS)
+        # Invocations of a function run on concurrent threads: next() on a count is one atomic step, `+= 1` is not.
         self._invocation_numbers = itertools.count(1)
         self.invocation_total = 0  # every invocation so far, including those `invocations` no longer holds
         self.fault_hooks: dict[str, Callable[[dict], None]] = {}
