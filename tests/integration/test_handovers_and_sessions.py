@@ -102,7 +102,9 @@ def test_handovers_reach_the_staff_queue_and_staff_close_them(live_stack, desk, 
 
     assert cli.main(["handovers", "list", "--json"]) == 0
     listed = {h["trace_id"]: h for h in json.loads(capsys.readouterr().out)}
-    assert set(listed) == {public["trace_id"], without["trace_id"], with_number["trace_id"]}
+    # The stack is shared by the session: a handover another test caused may still be on its way through
+    # SNS -> SQS when this test drains the queue, and it is rightly listed as open too.
+    assert {public["trace_id"], without["trace_id"], with_number["trace_id"]} <= set(listed)
     assert listed[public["trace_id"]]["patient_id"] is None
     assert listed[with_number["trace_id"]]["patient_id"] == "PAT-004"
     assert listed[with_number["trace_id"]]["contact"] == "encrypted"
