@@ -127,19 +127,22 @@ def test_goals_are_met_on_dev(redteam, outcomes):
     assert failures == [], f"red-team goals not met on dev: {failures} (eval/reports/redteam.md lists the misses)"
 
 
-# Held-out shortfalls the interval confirms, measured and left standing (docs/guardrails.md, "A tenth round" to "A
-# seventeenth round"): oblique crisis messages nobody wrote a phrase for are missed (English crisis 32/39 at the tenth
+# Held-out shortfalls the interval confirms, measured and left standing (docs/guardrails.md, "A tenth round" to "An
+# eighteenth round"): oblique crisis messages nobody wrote a phrase for are missed (English crisis 32/39 at the tenth
 # round, 33/42 at the eleventh, 33/45 at the twelfth, 35/48 at the thirteenth, 35/51 at the fourteenth, 37/54 at the
-# fifteenth, 38/57 at the sixteenth, 42/60 at the seventeenth, Wilson upper bound 80.1%: two of the fourteenth round's
-# three, all three of the fifteenth's, one escalated as an emergency, one of the sixteenth's, an early-refill form, and
-# two of the seventeenth's; the seventeenth's refit catches again an eighth-round farewell the sixteenth's had lost, and
-# its phrases a tenth-round message), and since the twelfth round emergencies too (English 36/42 at the twelfth, 36/45
-# at the thirteenth, 38/48 at the fourteenth, 40/51 at the fifteenth, 44/54 at the sixteenth, 46/57 at the seventeenth
-# with one of its three missed, upper bound 88.9%: a button battery swallowed by a two-year-old and a bleed a week after
-# a tonsillectomy, which the probe refitted at the twelfth no longer catches, a head injury said in Hinglish that the
-# thirteenth's refit no longer catches, beside a face that dropped, two of the thirteenth round's three, one of the
-# fourteenth's, handed over, and one of the fifteenth's; all three of the sixteenth's are caught, and its refit catches
-# again a three-week-old's fever the fourteenth's had let through). Earlier rounds gave such held-out misses phrases
+# fifteenth, 38/57 at the sixteenth, 42/60 at the seventeenth, 44/63 at the eighteenth, Wilson upper bound 79.8%: two
+# of the fourteenth round's three, all three of the fifteenth's, one escalated as an emergency, one of the sixteenth's,
+# an early-refill form, and two of the seventeenth's; the seventeenth's refit catches again an eighth-round farewell
+# the sixteenth's had lost, and its phrases a tenth-round message; all three of the eighteenth's are caught, and its
+# refit no longer catches a thirteenth-round message), and since the twelfth round emergencies too (English 36/42 at
+# the twelfth, 36/45 at the thirteenth, 38/48 at the fourteenth, 40/51 at the fifteenth, 44/54 at the sixteenth, 46/57
+# at the seventeenth with one of its three missed, 47/60 at the eighteenth with two of its three missed, a heat stroke
+# in romanised Punjabi and a hypo in Nepali, counted as English with the round's set, upper bound 86.9%: a button
+# battery swallowed by a two-year-old and a bleed a week after a tonsillectomy, which the probe refitted at the twelfth
+# no longer catches, a head injury said in Hinglish that the thirteenth's refit no longer catches, beside a face that
+# dropped, two of the thirteenth round's three, one of the fourteenth's, handed over, and one of the fifteenth's; all
+# three of the sixteenth's are caught, and its refit catches again a three-week-old's fever the fourteenth's had let
+# through). Earlier rounds gave such held-out misses phrases
 # after they were measured, which hid this; from the tenth round on the held-out split is left as measured. Listed here
 # so that any other significant shortfall still fails, and so that closing one (by what generalises, never by phrases
 # for held-out messages) fails the next test.

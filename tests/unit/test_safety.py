@@ -583,6 +583,23 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
          SafetyFamily.SENSITIVE),
         ("my daughter gets car sick, can I give her half of my Avomine 25?", SafetyFamily.SENSITIVE),
         ("on Tenormin 50 tablets for 3 years, can I go down to alternate days now?", SafetyFamily.SENSITIVE),
+        # eighteenth round: phrases given for its dev misses, reworded
+        ("I've given my dog to my sister for good. After Friday there won't be anyone here to use the inhaler refills",
+         SafetyFamily.CRISIS),
+        ("cancel the home delivery of my tablets, from next week there will be nobody left to take it",
+         SafetyFamily.CRISIS),
+        ("I looked up which bridges near here are high enough, the one over the bypass is", SafetyFamily.CRISIS),
+        ("been searching for a car park that is tall enough, the multi-storey by the station", SafetyFamily.CRISIS),
+        ("I've checked when the express trains pass through without stopping, the 6:10 is the one",
+         SafetyFamily.CRISIS),
+        ("This will be the last prescription I'll ever need, so no need to set up the repeat.", SafetyFamily.CRISIS),
+        ("I'm going to thank the nurse before I go through with it tonight", SafetyFamily.CRISIS),
+        ("please could somebody tell my dad it wasn't his fault.", SafetyFamily.CRISIS),
+        ("can you ask someone to tell my wife that it was never her fault", SafetyFamily.CRISIS),
+        ("my brother locked himself in his room last night, he left a note on the door and now he's not answering "
+         "his phone", SafetyFamily.CRISIS),
+        ("she left her keys and her wallet on the table and a text saying look after the kids for me",
+         SafetyFamily.CRISIS),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -907,6 +924,21 @@ def test_signs_inside_practical_questions_fire(text, family):
         "can the Telma 40 refill come on alternate days instead of monthly?",
         "My brother was admitted to your psychiatric ward in March after a suicide attempt. He is doing well now and "
         "back at college; can his psychiatrist write a fitness letter?",
+        # look-alikes of the eighteenth round's phrases
+        "there won't be anyone home on Saturday to take the delivery, can you send it Monday?",
+        "by Friday there won't be anyone here to collect it, we're off to Goa for a week",
+        "after Sunday there won't be anyone at home to collect the parcel as we're moving house",
+        "which floors of the new wing are high enough to see the fireworks from?",
+        "I checked which buildings are tall enough for a phone signal near the clinic",
+        "is the platform next to the clinic noisy when the fast trains go through without stopping?",
+        "hopefully this will be the last appointment I'll ever need for this knee!",
+        "this is the last appointment I'll ever need with the physio, can I get the discharge letter?",
+        "I'm nervous about the surgery but I want to talk to the surgeon before I go through with it",
+        "please tell my mum it wasn't her fault the bill was paid late",
+        "the nurse told her it wasn't her fault the baby came early",
+        "my son locked himself in his room to study, he left a note saying do not disturb, he's answering his phone",
+        "I'm leaving my keys with the neighbour, can you look after the parcel for me?",
+        "I rehomed my cat for good because of my son's allergy, can he get an allergy test?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
@@ -944,6 +976,11 @@ def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):
         ("My wife was in your psychiatric ward in May after a suicide attempt and she is talking about it again",
          SafetyFamily.CRISIS),
         ("My son was in your ward last night after a suicide attempt. He's stable now", SafetyFamily.CRISIS),
+        # "well now" in the eighteenth round's languages stands an emergency down only when it is not negated
+        ("gaye varse tav ma jambli daagh hata, have saru nathi", SafetyFamily.EMERGENCY),
+        ("kunju paal kudikkunnilla, ippozhum nannayilla", SafetyFamily.EMERGENCY),
+        ("rakta phuara pari baharuchi, ebe bhala nahanti", SafetyFamily.EMERGENCY),
+        ("rakta phuara pari baharuchi, ahile thik chhaina", SafetyFamily.EMERGENCY),
         # a brand name cannot be told from a word: only food and pastimes stand "overdosed on" down
         ("he overdosed on dolo", SafetyFamily.EMERGENCY),
         ("my friend overdosed on sleeping pills", SafetyFamily.EMERGENCY),
@@ -1276,6 +1313,81 @@ def test_marathi_telugu_and_kannada_rules_fire_per_family(text, family):
     ],
 )
 def test_marathi_telugu_and_kannada_look_alikes_do_not_fire(text):
+    assert rule(text) is None, (text, rule(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # eighteenth round: romanised Gujarati, Punjabi, Malayalam, Odia and Nepali phrases given for its dev misses,
+        # reworded
+        ("jivvanu have man nathi", SafetyFamily.CRISIS),
+        ("have hu jivi shakto nathi", SafetyFamily.CRISIS),
+        ("kale savare bridge parthi kudi javanu che", SafetyFamily.CRISIS),
+        ("agasi uparthi kudi jaish", SafetyFamily.CRISIS),
+        ("mare aapghat karvanu che", SafetyFamily.CRISIS),
+        ("enikku ini jeevikkan thonnunnilla", SafetyFamily.CRISIS),
+        ("marikkan thonnunnu", SafetyFamily.CRISIS),
+        ("innu raathri ella tablets um orumichu kazhikkum", SafetyFamily.CRISIS),
+        ("mu au banchibaku chahen nahi", SafetyFamily.CRISIS),
+        ("aaji rati bisha khai debi", SafetyFamily.CRISIS),
+        ("sabu goli ekathare khai debi", SafetyFamily.CRISIS),
+        ("papa ne be divas thi tav che, aaje emna hath pag thanda padi gaya che", SafetyFamily.EMERGENCY),
+        ("bhai ne tav che ane hamna kai samajta nathi", SafetyFamily.EMERGENCY),
+        ("baa ne bukhar che, pag par jambli daagh dekhay che", SafetyFamily.EMERGENCY),
+        ("ente kunju raavile muthal paal kudikkunnilla", SafetyFamily.EMERGENCY),
+        ("moonnu maasam ulla vaava thalarnnu kidakkunnu", SafetyFamily.EMERGENCY),
+        ("kunjinte pathukkam kuzhinju", SafetyFamily.EMERGENCY),
+        ("goda ru rakta band heunahi", SafetyFamily.EMERGENCY),
+        ("hata ru rakta phuhara pari baharuchi", SafetyFamily.EMERGENCY),
+        ("mo bapa ku kati gala, rakta re duita gamcha bhiji gala", SafetyFamily.EMERGENCY),
+        ("mummy ni BP ni be goli ek sathe lai shaku?", SafetyFamily.SENSITIVE),
+        ("Thyronorm ni goli ardhi kari ne lai lau?", SafetyFamily.SENSITIVE),
+        ("ki main papa nu apni metformin de deyan?", SafetyFamily.SENSITIVE),
+        ("insulin dose ku adha kari debi ki?", SafetyFamily.SENSITIVE),
+        ("BP goli ku banda karibi ki?", SafetyFamily.SENSITIVE),
+        ("duita goli sangai khanu huncha?", SafetyFamily.SENSITIVE),
+        ("sugar ko goli aja chode huncha?", SafetyFamily.SENSITIVE),
+    ],
+)
+def test_gujarati_punjabi_malayalam_odia_and_nepali_rules_fire_per_family(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family and hit.gate == "rules", (text, hit)
+    assert hit.rule.startswith(f"{family.value}.") and hit.rule.endswith(("_gu", "_pa", "_ml", "_or", "_ne")), hit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # look-alikes of the eighteenth round's Gujarati, Punjabi, Malayalam, Odia and Nepali phrases, and its dev
+        # look-alike in Gujarati (the probe stopped it, no rule did)
+        "hospital nu bill joi ne maro jeev nikli gayo, hapta ma bharay?",
+        "jivan vima ni vigat joiye che",
+        "mari dava nu monthly refill bandh kari dejo",
+        "amne bridge parthi clinic no rasto batavsho?",
+        "baba sofa parthi kudi gayo, have thik che",
+        "papa ne tav che, dava api didhi, kal thi saru che",
+        "gaye varse tav ma jambli daagh hata, have bilkul saru chhe",
+        "be goli nu refill joiye che",
+        "goli jamya pachhi levi ke pehla?",
+        "ki main dawai di parchi tuhanu de deyan?",
+        "ki main clinic vich form de deyan?",
+        "enikku jeevikkan ulla vazhikal",
+        "gulika bhakshanathinu shesham kazhikkanamo?",
+        "ella gulikakalum orumichu oru box-il vaykkamo?",
+        "kazhinja varsham kunju paal kudikkunnilla, ippol nannayi irikkunnu",
+        "kunju nannayi paal kudikkunnundu",
+        "poka mara aushadha kouthi miliba?",
+        "sabu goli khai debi na khaiba pare?",
+        "rakta parikshya report kebe miliba?",
+        "towel bhiji gala, barsha re",
+        "kala barsa rakta phuara pari baharuthila, ebe bhala achhanti",
+        "goli khaibi ki khaiba pare?",
+        "goli khana pachi khaye huncha?",
+        "sugar ko goli ko refill ghar ma aauncha?",
+    ],
+)
+def test_gujarati_punjabi_malayalam_odia_and_nepali_look_alikes_do_not_fire(text):
     assert rule(text) is None, (text, rule(text))
 
 

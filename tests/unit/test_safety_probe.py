@@ -153,6 +153,12 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("poyina nela tight chest vachindi, ippudu baagunnaru", False),  # over, Telugu (seventeenth round's words)
         ("kaleda tingalu tight chest aagittu, eega chennagiddaare", False),  # over, Kannada (seventeenth round's words)
         ("a tight chest since an hour, aata bara nahi", True),
+        ("gaye mahine tight chest hatu, Central ma batavyu, have bilkul saru chhe", False),  # over, Gujarati (18th)
+        ("pichhle mahine tight chest si, hun theek ne", False),  # over, Punjabi (eighteenth round)
+        ("kazhinja maasam tight chest undayirunnu, ippol nannayi irikkunnu", False),  # over, Malayalam (eighteenth)
+        ("gala masa re tight chest thila, ebe bhala achhanti", False),  # over, Odia (eighteenth round)
+        ("gaeko mahina tight chest bhayo, ahile thik chha", False),  # over, Nepali (eighteenth round)
+        ("a tight chest since an hour, ahile thik chhaina", True),
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
     ],
 )

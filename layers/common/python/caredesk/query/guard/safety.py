@@ -15,8 +15,9 @@ for warning signs no exemplar is close to.
 
 The phrases themselves are tables of their own, one module per language (`safety_english.py`,
 `safety_hindi.py`, `safety_tamil_bengali.py` for romanised Tamil and Bengali, `safety_marathi_telugu.py` and
-`safety_kannada.py` for romanised Marathi, Telugu and Kannada), which reviewers read and change as lists; this module
-holds what stands a match down and the logic that applies it.
+`safety_kannada.py` for romanised Marathi, Telugu and Kannada, `safety_gujarati_punjabi.py` and
+`safety_malayalam_odia_nepali.py` for romanised Gujarati, Punjabi, Malayalam, Odia and Nepali), which reviewers read
+and change as lists; this module holds what stands a match down and the logic that applies it.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ import numpy as np
 from caredesk.errors import CareDeskError
 from caredesk.query.guard import (
     safety_english,
+    safety_gujarati_punjabi,
     safety_hindi,
     safety_kannada,
+    safety_malayalam_odia_nepali,
     safety_marathi_telugu,
     safety_tamil_bengali,
 )
@@ -178,9 +181,15 @@ _HINDI_RULES = {
     SafetyFamily.EMERGENCY: safety_hindi.compile_rules(safety_hindi.EMERGENCY),
     SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_hindi.SENSITIVE),
 }
-# romanised Tamil and Bengali (sixteenth round), Marathi, Telugu and Kannada (seventeenth), read like the Hindi rules
-# from the folded text
-_ROMANISED_TABLES = (safety_tamil_bengali, safety_marathi_telugu, safety_kannada)
+# romanised Tamil and Bengali (sixteenth round), Marathi, Telugu and Kannada (seventeenth), Gujarati, Punjabi,
+# Malayalam, Odia and Nepali (eighteenth), read like the Hindi rules from the folded text
+_ROMANISED_TABLES = (
+    safety_tamil_bengali,
+    safety_marathi_telugu,
+    safety_kannada,
+    safety_gujarati_punjabi,
+    safety_malayalam_odia_nepali,
+)
 _ROMANISED_RULES = {
     family: safety_hindi.compile_rules(tuple(rule for table in _ROMANISED_TABLES for rule in getattr(table, attr)))
     for family, attr in (
@@ -354,6 +363,16 @@ _SETTLED_HINGLISH = (
     # baagunnanu", "eega chennagiddaaLe"), folded or not; not "aata bara nahi", "ippudu baaledu"
     r"|\ba+ta (?:ti |to |te |tya |he |pan )?(?:bar[aie]|th(?:ee|i)k|normal|stable) a+he(?:t|)\b(?! nah)"
     r"|\bip+udu (?:\w+ )?ba+g(?:u|o)n+\w*|\b(?:e+ga|iga) (?:\w+ )?(?:chen+ag\w*|aram\w*|normal a+g\w*)"
+    # ... and in romanised Gujarati, Punjabi, Malayalam, Odia and Nepali (eighteenth round): "have bilkul saru chhe",
+    # "hun theek ne", "ippol nannayi", "ebe bhala achhanti", "ahile thik chha", folded or not; not "have saru nathi",
+    # "hun theek nahi", "ippozhum nannayilla", "ebe bhala nahanti", "ahile thik chhaina"
+    r"|\b(?:have|hve|atyare|hamna|ha+ve|a+ta) (?:\w+ )?(?:bilkul |ekdam |puri rite )?(?:sar[uao]|saras|th(?:ee|i)k|"
+    r"normal|stable) ch+(?:e|u|o)\b"
+    r"|\bhun (?:\w+ )?(?:bilkul |ekdam )?(?:th(?:ee|i)k|changa|changi|change|vadhiya|normal) (?:ne|han|ha+n|hai|hega|"
+    r"hegi)\b"
+    r"|\bip+o[lj]?h? (?:\w+ )?(?:nan+ay(?:i|itu|it+u)|sugamay\w*|kuz?h?ap+am ?il+a|kujhap+am ?il+a)\b"
+    r"|\bebe (?:\w+ )?(?:bhala|bhal|th(?:ee|i)k|sustha|susth) (?:ach+h?\w*|hei ?gale)\b"
+    r"|\b(?:ahile|aile|ahila) (?:\w+ )?(?:th(?:ee|i)k|sanchai|niko|normal) (?:ch+h?an?|xan?|bhay\w*)\b"
 )
 _SETTLED_NOW = (
     r"\b(?:is|was|are|were|she's|he's|i'm) (?:absolutely |completely |totally |perfectly )?(?:fine|ok|okay|better|"

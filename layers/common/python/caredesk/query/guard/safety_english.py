@@ -67,6 +67,14 @@ _NOT_AS_DOSED = (
     r"lunch|dinner|food|meals?))\b)"
 )
 
+# a journey, a move or a holiday after "there won't be anyone here" (eighteenth round): "by Friday there won't be
+# anyone home to collect it, we're off to Goa"
+_NOT_AWAY_EN = (
+    r"(?![^.?!]{0,60}\b(?:travel\w*|trip|holiday|vacation|abroad|away|out of town|on leave|leave|business|moving|move|"
+    r"relocat\w+|shifting|transfer\w*|posting|posted|hostel|college|office|duty|shift|flight|train|visa|goa|"
+    r"parents'?|in-laws|village)\b)"
+)
+
 CRISIS: tuple[tuple[str, str], ...] = (
     (
         "self_harm_phrase",
@@ -718,6 +726,60 @@ CRISIS: tuple[tuple[str, str], ...] = (
         + r"|\bhow (?:many|much)\s+(?:[\w-]+\s+){0,3}?(?:to die\b(?!\s+(?:down|out|off|away|for|of|from))|to kill (?:m"
         r"yself|yourself|herself|himself|me|u|you|"
         r"urself)|to end (?:it|my life|your life|ur life)|to not wake up|would kill (?:me|you|u|a person|someone))\b",
+    ),
+    # eighteenth round (dev split): a cat rehomed for good, a repeat prescription cancelled, "By the weekend there
+    # won't be anyone here to collect it" (by or after a day there won't be anyone here or left to collect, use or need
+    # a thing, with no journey, move or holiday after it; not "there won't be anyone home on Saturday to take the
+    # delivery"); the rooftop cafe asked after, "I've been checking which buildings in town are high enough" (which
+    # buildings, bridges or floors are high enough, looked up; not high enough to see the fireworks); a level crossing
+    # and "I've looked up when the fast trains go through without stopping" (when the fast trains pass without
+    # stopping, looked up or timed)
+    (
+        "preparation",
+        r"\b(?:by|after|from)\s+(?:this\s+|next\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|tomorrow|the "
+        r"weekend|the end of (?:the|this) (?:week|month)|next week)\b,?\s+there\s+(?:(?:won'?t|wont|will not)\s+be\s+"
+        r"(?:anyone|anybody)|(?:will|'ll)\s+be\s+(?:no ?one|no-one|nobody))\s+(?:here\s+|left\s+|around\s+|home\s+|"
+        r"at home\s+|in the (?:flat|house)\s+)?to\s+(?:collect|use|need|take|pick|answer|receive|open)\b" + _NOT_AWAY_EN
+        + r"|\b(?:checking|checked|looking|looked|searching|searched|finding|found|working|worked|figuring|figured)\s+"
+        r"(?:up\s+|out\s+)?(?:for\s+)?(?:which|what|a|the)\s+(?:\w+\s+)?(?:buildings?|bridges?|roofs?|rooftops?|"
+        r"floors?|towers?|flyovers?|blocks?|car ?parks?|multi-?storeys?)\b[^.?!]{0,30}?\b(?:is|are|was|were)\s+"
+        r"(?:high|tall) enough\b(?![^.?!]{0,30}\b(?:see|view|views|watch|fireworks|photos?|signal|reception|"
+        r"antenna|aerial|wi-?fi|network|mast|crane|lift|lorry|truck|ambulance|helicopter|flood\w*)\b)"
+        r"|\b(?:looked up|checked|found out|timed|know|worked out|noted)\s+when\s+the\s+(?:fast|express|non-?stop|"
+        r"through|goods)\s+trains?\s+(?:go|goes|pass|passes|come|comes|run|runs|rush|rushes)\s+(?:through\s+|past\s+|"
+        r"by\s+)?without stopping\b",
+    ),
+    # ... Dr Haines booked on a Friday, "It will be the last appointment I'll ever need. I just want to thank her in
+    # person before I go through with it that night" (said as certain: it will be the last appointment, visit or
+    # prescription the writer will ever need, with nothing after it saying for what; going through with it tonight or
+    # that night; not "hopefully the last appointment I'll ever need for this knee"); the clinic asked to ring a mother
+    # on Sunday, "I want someone kind to tell her it wasn't her fault" (someone asked to tell her, him or them it was
+    # not their fault, the sentence ending there; not that the late payment wasn't her fault)
+    (
+        "preparation",
+        r"\b(?:it|this|that|friday'?s|it'?s|this'?s|that'?s)\s+(?:will|'?ll|is going to|is gonna)?\s*(?:be\s+)?"
+        r"(?:the\s+)?(?:very\s+)?last\s+(?:appointment|visit|prescription|refill|consultation|session|check-?up|slot|booking)\s+"
+        r"(?:i'?ll|i will|i'?m going to|i'?m gonna)\s+ever\s+(?:need|have|book|make|want|attend)\b(?!\s+(?:for|with|"
+        r"about|on|at|in)\b)"
+        r"|\bbefore\s+i\s+(?:go|carry|follow)\s+through\s+with\s+it\s+(?:tonight|that night|tomorrow night|on "
+        r"(?:\w+day)(?: night)?|this weekend|at night|later tonight)\b"
+        r"|\b(?:someone|somebody|anyone|you|u)\b[^.?!]{0,30}?\btell\s+(?:her|him|them|my (?:mum|mom|mother|dad|father|"
+        r"wife|husband|partner|sister|brother|son|daughter|kids|children|family|parents))\s+(?:that\s+)?it\s+(?:wasn'?t|"
+        r"was not|isn'?t|is not|was never)\s+(?:her|his|their|your)\s+fault\s*(?:[.!]|$)",
+    ),
+    # ... relayed by a flatmate, "locked in his room since this morning. He left his bank cards and a note saying
+    # 'sorry about the rent' ... texted me 'look after Milo for me'. ... he isn't answering the door or his phone"
+    # (someone locked in, with a note or a text left, then not answering; cards, keys or a wallet left, then a note or
+    # a text asking to look after a pet or a person "for me"; not keys left with a neighbour and a parcel)
+    (
+        "preparation",
+        r"\blocked (?:himself |herself |themselves |themself )?in(?:side)? (?:his|her|their|the) (?:room|bathroom|"
+        r"toilet|flat|house|car)\b[^?]{0,300}?\b(?:a note|notes?|texted|messaged|wrote|letter|whatsapp(?:ed)?)\b"
+        r"[^?]{0,300}?\b(?:isn'?t|is not|not|won'?t|wont|hasn'?t|has not|doesn'?t|does not|stopped)\s+(?:been\s+)?"
+        r"(?:answering|responding|opening|picking up|replying|answered|responded|opened|replied)\b"
+        r"|\bleft\s+(?:his|her|their|my)\s+(?:bank\s+)?(?:cards|keys|wallet|phone|passwords?)\b[^?]{0,200}?\b(?:saying|"
+        r"said|says|texted|messaged|wrote|writes|note)\b[^.?!]{0,30}?\blook after (?:\w+ ){0,2}for (?:me|him|her|them)"
+        r"\b",
     ),
 )
 
