@@ -123,6 +123,12 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("When is the fee due?", Kind.TIME),
         ("How do I pay my bill?", Kind.STEPS),
         ("I'm writing a C program against libpq. How do I open a connection and check that it worked?", Kind.STEPS),
+        # what a thing covers or includes is asked for by its contents, even when the thing is a fee
+        ("What exactly does the consultation fee cover?", Kind.OTHER),
+        ("What does the home visit charge include?", Kind.OTHER),
+        ("What is included in the care plan's yearly fee?", Kind.OTHER),
+        ("How much does the plan cover?", Kind.AMOUNT),  # an interrogative still names what is wanted back
+        ("What is the fee?", Kind.AMOUNT),
     ],
 )
 def test_what_a_question_asks_for(question, kind):

@@ -96,9 +96,15 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
 )
 _CUES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
-_ASKS: tuple[tuple[Kind, re.Pattern[str]], ...] = (
-    tuple((kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS) + _CUES
-)
+# What a thing covers or includes is asked for by its contents, whatever the thing is: "What exactly does the
+# consultation fee cover?" wants "history, examination, advice and a prescription", not a fee, so a topic cue
+# ("fee") does not make it an amount. Tried after the interrogatives: "How much does the plan cover?" still asks one.
+_ASKS_CONTENTS = re.compile(
+    r"\bwhat\b[^?.!]{0,60}?\b(?:does|do|did|will|would)\b[^?.!]{0,60}?\b(?:cover|include|consist of|come with|"
+    r"entitle (?:me|us|you) to)\b|\bwhat(?:'s| is| are)? (?:all )?(?:covered|included) (?:by|in|under)\b",
+    re.IGNORECASE)
+_INTERROGATIVES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS)
 
 _CURRENCY = r"(?:inr|rs\.?|₹|rupees?|usd|\$|eur|€|£)"
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
@@ -146,7 +152,12 @@ def asked_kind(question: str) -> Kind:
     What is it?" asks for no time, whatever its statements say. A message with no asking sentence is
     read whole ("I need to know how late I can cancel.")."""
     asked = asking_text(question)
-    for kind, pattern in _ASKS:
+    for kind, pattern in _INTERROGATIVES:
+        if pattern.search(asked):
+            return kind
+    if _ASKS_CONTENTS.search(asked):
+        return Kind.OTHER
+    for kind, pattern in _CUES:
         if pattern.search(asked):
             return kind
     return Kind.OTHER
