@@ -129,6 +129,11 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("What is included in the care plan's yearly fee?", Kind.OTHER),
         ("How much does the plan cover?", Kind.AMOUNT),  # an interrogative still names what is wanted back
         ("What is the fee?", Kind.AMOUNT),
+        # a yes/no question about money asks whether; other topic words still name what is wanted
+        ("Will I still be charged for that consult?", Kind.YESNO),
+        ("Does the confirmation tell me whether my fee is already paid?", Kind.YESNO),
+        ("Is the lab open on Sunday?", Kind.TIME),
+        ("Any fee for a second opinion?", Kind.AMOUNT),
     ],
 )
 def test_what_a_question_asks_for(question, kind):
@@ -1210,8 +1215,10 @@ def test_the_kinds_a_question_hints_at_besides_the_one_it_asks_for():
     # the asked kind itself, and a question whose words hint at nothing else, give none
     assert cued_kinds("How much does it cost to see a heart specialist?") == frozenset()
     assert cued_kinds("When is the lab open on Sundays?") == frozenset()
-    # "without paying" is a money word on its own too
-    assert asked_kind("Can I reschedule without paying?") is Kind.AMOUNT
+    # "without paying" is a money word on its own too; a yes/no question about money asks whether, so it is the topic
+    assert cued_kinds("Can I reschedule without paying?") == {Kind.AMOUNT}
+    assert asked_kind("Can I reschedule without paying?") is Kind.YESNO
+    assert asked_kind("I want to reschedule. What do I pay?") is Kind.AMOUNT
 
 
 def test_a_unit_stating_the_time_and_the_charge_asked_about_answers_before_a_time_alone():

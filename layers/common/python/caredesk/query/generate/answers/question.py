@@ -103,6 +103,12 @@ _ASKS_CONTENTS = re.compile(
     r"\bwhat\b[^?.!]{0,60}?\b(?:does|do|did|will|would)\b[^?.!]{0,60}?\b(?:cover|include|consist of|come with|"
     r"entitle (?:me|us|you) to)\b|\bwhat(?:'s| is| are)? (?:all )?(?:covered|included) (?:by|in|under)\b",
     re.IGNORECASE)
+# A question that opens as a yes/no one ("Will I still be charged for that consult?", "Does the confirmation tell me
+# whether my fee is paid?") asks whether, and its money words are its topic: the answer is "No cancellation charge
+# applies ..." or "refunded", not an amount. Other topic cues still win over it ("Is the lab open on Sunday?" asks
+# for the hours). Measured on both knowledge bases (docs/grounded-answers.md, thirty-second round).
+_OPENS_YESNO = re.compile(r"\s*(?:please\s+)?(?:can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
+                          r"shall)\b", re.IGNORECASE)
 _INTERROGATIVES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS)
 
@@ -157,7 +163,10 @@ def asked_kind(question: str) -> Kind:
             return kind
     if _ASKS_CONTENTS.search(asked):
         return Kind.OTHER
+    opens_yesno = bool(_OPENS_YESNO.match(asked))
     for kind, pattern in _CUES:
+        if kind is Kind.AMOUNT and opens_yesno:
+            continue
         if pattern.search(asked):
             return kind
     return Kind.OTHER
