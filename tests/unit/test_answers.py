@@ -95,8 +95,13 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("When is the helpline open?", Kind.TIME),
         ("Is it open on Sundays, and until when?", Kind.TIME),
         ("I forgot to ask when I'd hear back.", Kind.TIME),
-        # "when" as a conjunction asks for no time
-        ("What is effective_cache_size when nobody has tuned it?", Kind.OTHER),
+        # "when" as a conjunction asks for no time; "when nobody has tuned it" asks what applies by default
+        ("What is effective_cache_size when nobody has tuned it?", Kind.DEFAULT),
+        ("Which isolation level does a new transaction get unless I say otherwise?", Kind.DEFAULT),
+        ("What checkpoint mode does pg_basebackup ask the server for when -c isn't given?", Kind.DEFAULT),
+        # a question word in capitals is an SQL keyword, unless the whole message is shouted
+        ("When grouping, what is the difference between filtering in WHERE and filtering in HAVING?", Kind.OTHER),
+        ("WHERE IS THE LAKESIDE CLINIC?", Kind.PLACE),
         # what applies when the asker sets nothing: documentation answers it with "the default is", "if no ..."
         ("Which lock mode does LOCK TABLE take when I don't name one?", Kind.DEFAULT),
         ("What port does the server listen on if I never set one?", Kind.DEFAULT),

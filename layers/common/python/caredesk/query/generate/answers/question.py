@@ -85,11 +85,15 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
     (Kind.CONTACT, _ASKS_WHO, r"\bcontact\b|\b(phone|telephone|helpline|e-?mail|mobile) "
      r"(number|id|address)\b|\bwhich number\b|\bnumber to (call|ring|dial)\b|"
      r"\b(call|ring|reach|write to) (you|someone|whom)\b"),
-    # What applies when the asker sets nothing ("if I never set one"): after the figure kinds, so "how much
-    # memory by default" still asks for an amount.
+    # What applies when the asker sets nothing ("if I never set one", "unless I say otherwise", "when nobody has
+    # tuned it", "when -c isn't given"): after the figure kinds, so "how much memory by default" still asks for an
+    # amount.
     (Kind.DEFAULT, _NEVER, r"\bdefaults?\b|\bby default\b|\b(if|when) (i|we|you) (never|don't|do not|didn't|did not) "
      r"(set|specify|name|give|choose|configure|pass|supply|declare|change)\b|"
-     r"\b(leave|left) (it|them|that|this) (alone|unset|as it is|as is)\b|\bout of the box\b"),
+     r"\b(leave|left) (it|them|that|this) (alone|unset|as it is|as is)\b|\bout of the box\b|"
+     r"\bunless (i|we|you|it|they|someone|somebody) (say|says|said|specif\w*|set|sets|ask\w*|tell\w*) otherwise\b|"
+     r"\b(when|if) (nobody|no one|no-one) (has |have |had )?(set|tuned|changed|configured|touched|specified)\b|"
+     r"\b(when|if) \S+ (isn't|is not|aren't|are not|wasn't|was not) (given|set|specified|passed|supplied)\b"),
     # Whether something holds: the weakest reading, taken only when nothing else is asked.
     (Kind.YESNO, _NEVER, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
      r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
@@ -157,7 +161,7 @@ def asked_kind(question: str) -> Kind:
     message's asking sentences: "... the job runs for hours. ... there is a bulk path that streams rows.
     What is it?" asks for no time, whatever its statements say. A message with no asking sentence is
     read whole ("I need to know how late I can cancel.")."""
-    asked = asking_text(question)
+    asked = _code_words_masked(asking_text(question))
     for kind, pattern in _INTERROGATIVES:
         if pattern.search(asked):
             return kind
@@ -184,6 +188,17 @@ def cued_kinds(question: str) -> frozenset[Kind]:
 
 _WHO = re.compile(r"\s*(?:(?:and|but|so|or|also|then)\s+)?(?:to\s+)?who(?:m|se)?\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r",|;|\s+-\s+")
+
+
+_CODE_WORD = re.compile(r"\b(?:WHERE|WHEN)\b")  # the question words that are SQL keywords
+
+
+def _code_words_masked(text: str) -> str:
+    """`text` with question words written in capitals inside a message that is not shouted left out: they are SQL
+    keywords ("filtering in WHERE and in HAVING", "CASE WHEN"), not questions."""
+    if sum(c.isupper() for c in text) * 2 > sum(c.isalpha() for c in text):
+        return text
+    return _CODE_WORD.sub(" ", text)
 
 
 def asking_text(question: str) -> str:
