@@ -600,6 +600,26 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
          "his phone", SafetyFamily.CRISIS),
         ("she left her keys and her wallet on the table and a text saying look after the kids for me",
          SafetyFamily.CRISIS),
+        # nineteenth round: phrases given for its dev misses, reworded
+        ("my sister has the cat's vaccination card now. after tonight it won't matter what happens to me",
+         SafetyFamily.CRISIS),
+        ("honestly it won't matter anymore what happens to me", SafetyFamily.CRISIS),
+        ("stop the repeat please. from Friday nothing will matter.", SafetyFamily.CRISIS),
+        ("by next week nobody will need to remind me about anything, it's all paid", SafetyFamily.CRISIS),
+        ("I cancelled my spotify and the gym membership and gave away my books to the charity shop",
+         SafetyFamily.CRISIS),
+        ("how do I close my online account before Friday, then that's all sorted", SafetyFamily.CRISIS),
+        ("what number of sleeping tablets would actually be fatal? asking so I know how many I need to stockpile",
+         SafetyFamily.CRISIS),
+        ("how much amitriptyline would really be lethal", SafetyFamily.CRISIS),
+        ("planning to ctb this weekend", SafetyFamily.CRISIS),
+        ("ive picked a method and a date now", SafetyFamily.CRISIS),
+        ("my son drew a picture of himself hanging from a tree in art class", SafetyFamily.CRISIS),
+        ("my flatmate has been stockpiling his late mum's tramadol", SafetyFamily.CRISIS),
+        ("he said he won't be at work tomorrow, or ever again", SafetyFamily.CRISIS),
+        ("I bought tubing to fit the car's exhaust, everything is written down for my sister", SafetyFamily.CRISIS),
+        ("she swallowed the entire packet of her sleeping tablets 20 minutes ago", SafetyFamily.EMERGENCY),
+        ("my dad took a whole box of paracetamol and is feeling really drowsy", SafetyFamily.EMERGENCY),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -939,6 +959,24 @@ def test_signs_inside_practical_questions_fire(text, family):
         "my son locked himself in his room to study, he left a note saying do not disturb, he's answering his phone",
         "I'm leaving my keys with the neighbour, can you look after the parcel for me?",
         "I rehomed my cat for good because of my son's allergy, can he get an allergy test?",
+        # look-alikes of the nineteenth round's phrases, and an emergency told as over last March or June
+        "no matter what happens to me at the appointment, please tell my wife the results",
+        "after Friday it won't matter which pharmacy I use, the repeat moves online",
+        "from next week nobody needs to remind me, I've set up the app reminders for my tablets and I'm on holiday",
+        "I cancelled my gym membership and gave my old clothes to a friend before moving abroad",
+        "how many paracetamol can I take in a day so I know how many I need for the trip?",
+        "so I know how many I need to take each day, is it two tablets?",
+        "what amount of vitamin D is safe for a 60kg adult?",
+        "the ctb scan results came back, when do I see the consultant?",
+        "the tutor asked us to use a different method and a new date for the exam",
+        "my son drew a picture of himself playing football with the nurse",
+        "I've been keeping my late dad's morphine, how do I take it back to the pharmacy?",
+        "I've been saving my late mum's tablets to return to the pharmacy",
+        "I won't be in on Monday, can you move my appointment to Tuesday?",
+        "the mechanic replaced the exhaust pipe on my car, does that affect my disabled parking?",
+        "I took the whole box of tablets back to the pharmacy last week for disposal",
+        "My mum had a stroke last June and is home now, can the GP do a home visit?",
+        "my brother had a heart attack last September, can he get the flu jab?",
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
@@ -1388,6 +1426,60 @@ def test_gujarati_punjabi_malayalam_odia_and_nepali_rules_fire_per_family(text, 
     ],
 )
 def test_gujarati_punjabi_malayalam_odia_and_nepali_look_alikes_do_not_fire(text):
+    assert rule(text) is None, (text, rule(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # nineteenth round: romanised Sinhala, Tagalog, Swahili, Assamese and Konkani and Arabizi phrases given for
+        # its dev misses, reworded
+        ("amma ge muna eka paththata ada vela, mokada karanna one?", SafetyFamily.EMERGENCY),
+        ("thaththage atha usanna baha, wachana patalenawa", SafetyFamily.EMERGENCY),
+        ("namamaga ang dila ng anak ko after kumain ng mani", SafetyFamily.EMERGENCY),
+        ("hindi makahinga si tatay, may pantal sa mukha", SafetyFamily.EMERGENCY),
+        ("mtoto amemeza sumaku ndogo", SafetyFamily.EMERGENCY),
+        ("mama amekunywa sumu ya panya", SafetyFamily.EMERGENCY),
+        ("pwede ko bang ipainom yung gamot ng lola sa anak ko?", SafetyFamily.SENSITIVE),
+        ("okay lang ba itigil ko na yung metformin?", SafetyFamily.SENSITIVE),
+        ("niache dawa ya pressure leo?", SafetyFamily.SENSITIVE),
+        ("nimeze vidonge mara mbili leo?", SafetyFamily.SENSITIVE),
+        ("mor tablet bondho kori dibo pari?", SafetyFamily.SENSITIVE),
+        ("moi amoxicillin khai asu, aji beer khabo pari?", SafetyFamily.SENSITIVE),
+        ("sugar golio bond korunk jata?", SafetyFamily.SENSITIVE),
+        ("doctorak vicharinastanam BP golio sodun dilear?", SafetyFamily.SENSITIVE),
+        ("yenfa3 a5od nos habaya el leila?", SafetyFamily.SENSITIVE),
+        ("momken awa2af el dawa?", SafetyFamily.SENSITIVE),
+    ],
+)
+def test_sinhala_tagalog_swahili_assamese_konkani_and_arabizi_rules_fire_per_family(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family and hit.gate == "rules", (text, hit)
+    assert hit.rule.startswith(f"{family.value}."), hit
+    assert hit.rule.endswith(("_si", "_tl", "_sw", "_as", "_kok", "_ar")), hit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # look-alikes of the nineteenth round's phrases in those languages, its dev look-alikes among them
+        "clinic eka raathriye arila thiyenawada?",
+        "thaththata atha ridenawa, appointment ekak ganna puluwanda?",
+        "na-confine ako last year dahil sa asthma attack, okay na ako ngayon",
+        "anong oras bukas yung pharmacy sa linggo? kukunin ko lang yung gamot ng nanay ko",
+        "nahirapan akong huminga kahapon sa akyat ng hagdan, pwede ba mag-book ng check-up?",
+        "pharmacy inafunguliwa saa ngapi jumamosi? nataka ku-collect prescription yangu",
+        "mtoto amemeza dawa yake ya kikohozi kama kawaida",
+        "pwede ba mag-book ng appointment online?",
+        "mur deutar ek bosor aage heart attack hoisil, ekhon bhal ase",
+        "tablet khai asu, follow-up appointment kenekoi book koribo?",
+        "hi garmi mhaka marun uddoita! clinic-ant AC asa mure?",
+        "golio kednam ghevpachyo?",
+        "momken a5od ma3ad bokra?",
+        "el doctor mawgood bel leil?",
+    ],
+)
+def test_sinhala_tagalog_swahili_assamese_konkani_and_arabizi_look_alikes_do_not_fire(text):
     assert rule(text) is None, (text, rule(text))
 
 

@@ -159,6 +159,10 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("gala masa re tight chest thila, ebe bhala achhanti", False),  # over, Odia (eighteenth round)
         ("gaeko mahina tight chest bhayo, ahile thik chha", False),  # over, Nepali (eighteenth round)
         ("a tight chest since an hour, ahile thik chhaina", True),
+        ("a tight chest when he was 3 and it passed without any problems", False),  # over, at an age (19th round)
+        ("dad had a tight chest in 2019 and has recovered well", False),  # over, recovered (nineteenth round)
+        ("he had a tight chest and has recovered well but now it is back", True),
+        ("we watched a film last night where a man gets a tight chest", False),  # a film (nineteenth round)
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
     ],
 )

@@ -16,8 +16,10 @@ for warning signs no exemplar is close to.
 The phrases themselves are tables of their own, one module per language (`safety_english.py`,
 `safety_hindi.py`, `safety_tamil_bengali.py` for romanised Tamil and Bengali, `safety_marathi_telugu.py` and
 `safety_kannada.py` for romanised Marathi, Telugu and Kannada, `safety_gujarati_punjabi.py` and
-`safety_malayalam_odia_nepali.py` for romanised Gujarati, Punjabi, Malayalam, Odia and Nepali), which reviewers read
-and change as lists; this module holds what stands a match down and the logic that applies it.
+`safety_malayalam_odia_nepali.py` for romanised Gujarati, Punjabi, Malayalam, Odia and Nepali,
+`safety_sinhala_tagalog_swahili.py` and `safety_assamese_konkani_arabizi.py` for romanised Sinhala, Tagalog, Swahili,
+Assamese and Konkani and for Arabizi), which reviewers read and change as lists; this module holds what stands a match
+down and the logic that applies it.
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ import numpy as np
 
 from caredesk.errors import CareDeskError
 from caredesk.query.guard import (
+    safety_assamese_konkani_arabizi,
     safety_english,
     safety_gujarati_punjabi,
     safety_hindi,
     safety_kannada,
     safety_malayalam_odia_nepali,
     safety_marathi_telugu,
+    safety_sinhala_tagalog_swahili,
     safety_tamil_bengali,
 )
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
@@ -125,7 +129,9 @@ _PAST_TIME = (
     r"several|many) (?:days?|weeks?|months?|years?) (?:ago|back)|in (?:january|february|march|april|may|june|july|"
     r"august|september|october|november|december|(?:19|20)\d\d)|back in|years? ago"
     # ninth round (dev): "treated for a scorpion sting when she was 6, she's 12 now"
-    r"|when (?:i|he|she|they|we) (?:was|were) (?:\d+|a baby|a child|a kid|little|small|young))\b"
+    r"|when (?:i|he|she|they|we) (?:was|were) (?:\d+|a baby|a child|a kid|little|small|young)"
+    # nineteenth round (dev): "My dad had a stroke last March and has recovered well"
+    r"|last (?:january|february|march|april|may|june|july|august|september|october|november|december))\b"
 )
 # the past time, at most four words after the phrase ("had a seizure at work last month", "overdosed on her sleeping
 # tablets two years ago"), none of them saying the episode goes on ("chest pain since last week" is not over)
@@ -182,13 +188,16 @@ _HINDI_RULES = {
     SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_hindi.SENSITIVE),
 }
 # romanised Tamil and Bengali (sixteenth round), Marathi, Telugu and Kannada (seventeenth), Gujarati, Punjabi,
-# Malayalam, Odia and Nepali (eighteenth), read like the Hindi rules from the folded text
+# Malayalam, Odia and Nepali (eighteenth), Sinhala, Tagalog, Swahili, Assamese, Konkani and Arabizi (nineteenth), read
+# like the Hindi rules from the folded text
 _ROMANISED_TABLES = (
     safety_tamil_bengali,
     safety_marathi_telugu,
     safety_kannada,
     safety_gujarati_punjabi,
     safety_malayalam_odia_nepali,
+    safety_sinhala_tagalog_swahili,
+    safety_assamese_konkani_arabizi,
 )
 _ROMANISED_RULES = {
     family: safety_hindi.compile_rules(tuple(rule for table in _ROMANISED_TABLES for rule in getattr(table, attr)))
@@ -387,9 +396,22 @@ _SETTLED_AFTER = re.compile(
     r"(?:fine|ok|okay|better|well|stable) now\b|" + _SETTLED_HINGLISH
 )
 _SETTLED_WINDOW_CHARS = 250
+# ... and, nineteenth round (dev look-alikes), an episode at an age ("swallowed a coin when he was 3 and it passed
+# without any problems"), one said to have passed or been recovered from ("has recovered well", "passed without any
+# problems"), or one seen in a film, a show or a book ("We watched a film last night where a guy gets stung by a bee
+# and his throat swells shut")
+_SETTLED_PAST = (
+    r"\bwhen (?:he|she|i|they) (?:was|were) (?:\d+|aged \d+)\b"
+    r"|\b(?:has|have|had)\s+(?:since\s+)?(?:recovered|made a (?:full|good|complete) recovery)\s*(?:well|fully|"
+    r"completely)?\b(?![^.?!]{0,40}\b(?:but|until|till|now|again|tonight|today|this (?:morning|evening))\b)"
+    r"|\b(?:it|that|which)\s+passed\s+(?:without (?:any )?(?:problems?|issues?|trouble|complications?)|on its own|"
+    r"naturally|safely)\b"
+    r"|\b(?:watched|watching|saw|seen|reading|read|in)\s+(?:a|the|this|that)\s+(?:film|movie|tv show|show|series|"
+    r"episode|soap|drama|novel|book|play|documentary|cartoon)\b[^.?!]{0,40}?\b(?:where|in which|when|about)\b"
+)
 _NOT_NOW = re.compile(
     r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b|" + _SETTLED_NOW
-    + r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b"
+    + r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b|" + _SETTLED_PAST
 )
 
 

@@ -170,7 +170,8 @@ CRISIS: tuple[tuple[str, str], ...] = (
     (
         "fatal_amount",
         r"\b(?:what|which|how much|how many|what quantity|what amount)\b[^.?!]{0,50}?\b(?:stops? (?:the|a|my|her|"
-        r"his) heart|would be (?:too many|fatal|lethal|deadly)|(?:is|are) (?:fatal|lethal|deadly)|would kill)\b"
+        r"his) heart|would (?:actually |really |definitely |even )?be (?:too many|fatal|lethal|deadly)|(?:is|are) "
+        r"(?:fatal|lethal|deadly)|would kill)\b"
         r"|\b(?:fatal|lethal|deadly) (?:dose|amount|quantity|number)\b",
     ),
     (
@@ -781,6 +782,66 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"said|says|texted|messaged|wrote|writes|note)\b[^.?!]{0,30}?\blook after (?:\w+ ){0,2}for (?:me|him|her|them)"
         r"\b",
     ),
+    # nineteenth round (dev split): a dog's worming records sent to a sister "She'll be feeding him from now on. After
+    # this weekend it won't matter what happens to me" (it will not matter what happens to the writer; or, by or after
+    # a day, it or nothing will matter any more); reminder texts stopped, "After this weekend nobody needs to chase me
+    # for anything" (by or after a day, nobody will need to chase, remind or look for the writer); netflix, the gym and
+    # the phone contract cancelled and the plants given to next door (things cancelled, then belongings given away,
+    # with no move or journey after it), and the patient portal to close "before Sunday, then that's everything done"
+    (
+        "preparation",
+        r"\b(?:it|nothing)\s+(?:won'?t|wont|will not|isn'?t going to|is not going to)\s+matter\s+(?:any ?more\s+)?"
+        r"what happens to me\b"
+        r"|\b(?:after|by|from)\s+(?:this\s+|next\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|tomorrow|"
+        r"the weekend|weekend|next week)\b,?\s+(?:(?:it|nothing|none of (?:it|this))\s+(?:won'?t|wont|will not)|"
+        r"nothing\s+(?:will|'ll))\s+matter"
+        r"(?:\s+any ?more|\s+to me)?\s*(?:[.!,]|$)"
+        r"|\b(?:after|by|from)\s+(?:this\s+|next\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|tomorrow|"
+        r"the weekend|weekend|next week)\b,?\s+(?:nobody|no ?one|no-one)\s+(?:needs|will need|has|will have|'?ll need|"
+        r"'?ll have)\s+to\s+(?:chase|remind|contact|ring|call|text|look for|check on|worry about)\s+me\b" + _NOT_AWAY_EN
+        + r"|\bcancel+ed\b[^?]{0,80}?\b(?:netflix|spotify|gym|phone contract|contract|subscriptions?|membership|"
+        r"direct debits?|standing orders?)\b[^?]{0,80}?\b(?:given|gave|giving)\s+(?:away\s+)?(?:all\s+)?(?:of\s+)?"
+        r"(?:my|the)\s+(?:\w+\s+)?(?:plants|pets?|cat|dog|things|stuff|belongings|clothes|books|records|games|"
+        r"jewellery|jewelry)\b" + _NOT_AWAY_EN
+        + r"|\bclose (?:my|the) (?:[\w-]+ ){0,3}?account\b[^?]{0,60}?\bbefore (?:\w+day|tonight|tomorrow|the weekend)\b"
+        r"[^?]{0,40}?\bthen (?:that'?s|thats|that is|it'?s|i'?m) (?:everything|all) (?:done|sorted|finished|wrapped up|"
+        r"tied up)\b",
+    ),
+    # ... the lethal amount of paracetamol for 60 kg "Asking so I know how many I need to save up" (so the writer knows
+    # how many they need to save up, stockpile or take together; not how many to take each day, nor for a trip);
+    # "been thinking abt ctb for weeks now, i have a method and a date picked" (thinking of or planning "ctb"; a method
+    # and a date or a day picked, chosen or set)
+    (
+        "preparation",
+        r"\bso (?:that )?i (?:know|can work out|can figure out) how many (?:i(?:'d| would| will)? need|to)\s+(?:to\s+)?"
+        r"(?:save(?: up)?|stockpile|collect|hoard|keep back|put aside|set aside|get together|take (?:at once|together|"
+        r"all at once|in one go))\b"
+        r"|\b(?:thinking|think|thought|planning|plan|want|wanna|going|gonna|ready|decided)\s+(?:abt|about|of|on|to)?\s*"
+        r"ctb\b"
+        r"|\b(?:have|got|picked|chosen|chose|decided on|settled on|set)\s+(?:a|the|my)\s+method\s+and\s+(?:a|the)\s+"
+        r"(?:date|day|time)\b|\b(?:have|got|picked|chosen|chose|set)\s+(?:a|the)\s+(?:date|day)\s+and\s+(?:a|the)\s+"
+        r"method\b",
+    ),
+    # ... relayed by a form tutor, a Year 9 boy who "handed in a drawing of himself hanging with 'soon' written under
+    # it" (a drawing, a picture or a story of oneself hanging, hanged, dead or with a noose); by a colleague who has
+    # "been saving her late dad's morphine" and "won't be in on monday, or ever" (a late or dead relative's strong
+    # medicine saved or stockpiled, with nothing after it about returning or disposing of it; not in on a day "or
+    # ever"); bills paid "and the hose for the car exhaust is in the boot" (a hose or tubing for a car's exhaust)
+    (
+        "preparation",
+        r"\b(?:drawing|drew|drawn|picture|sketch|doodle|painting|painted|story|poem|wrote|written)\s+(?:\w+\s+)?(?:of|"
+        r"about)?\s*(?:himself|herself|themselves|themself|myself)\s+(?:hanging|hanged|with a noose|dead|in a coffin|"
+        r"on a rope|from a (?:tree|beam|rope))\b"
+        r"|\b(?:saving|saved|stockpiling|stockpiled|hoarding|hoarded|stashing|stashed)\s+(?:up\s+)?(?:her|his|their|my)\s+"
+        r"(?:late|dead|deceased)\s+(?:\w+'s\s+|\w+s'\s+)?(?:morphine|oxycodone|oxycontin|codeine|tramadol|fentanyl|"
+        r"insulin|tablets|pills|meds|medication|medicines|painkillers|sleeping (?:tablets|pills)|patches)\b"
+        r"(?![^.?!]{0,80}\b(?:return|returning|dispos\w*|hand (?:it|them) in|take (?:it|them) back|pharmacy|chemist|"
+        r"bring (?:it|them) back)\b)"
+        r"|\b(?:won'?t|wont|will not)\s+be\s+(?:in|here|around|back|at work|at school)\s+(?:on\s+)?(?:\w+day|tomorrow|"
+        r"next week)\s*,?\s*(?:or|and not)\s+(?:ever|ever again)\b"
+        r"|\b(?:hose|hosepipe|tubing|hose ?pipe)\s+(?:for|to fit|on|onto|into|from|to)\s+(?:the|my|his|her)\s+"
+        r"(?:car'?s?\s+)?exhaust\b|\bexhaust\s+(?:hose|tubing)\b",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -1374,6 +1435,20 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"a|"
         r"choona|slaked lime|quick ?lime|bleach|acid|cement|phenyl|harpic|toilet cleaner|drain cleaner|caustic soda|"
         r"battery acid|lizol|colin)\s+(?:\w+\s+)?(?:in|into) (?:his|her|my|their|the|both|one) eyes?\b",
+    ),
+    # nineteenth round (dev split): "i took the whole box of my co-codamol about an hour ago. feel kind of sick and
+    # sleepy now" (an overdose already taken, an emergency and not a medication question: the whole or an entire box,
+    # packet, bottle, tub or strip of a medicine taken or swallowed, then a time since or how it feels; not a box taken
+    # to the pharmacy or back)
+    (
+        "poisoning_overdose",
+        r"\b(?:took|taken|swallowed|had|downed|necked)\s+(?:the|a|an)\s+(?:whole|entire|full)\s+(?:box|boxes|packet|"
+        r"packets|pack|bottle|tub|strip|blister|sheet|card)\s+(?:of\s+)?(?:(?:my|his|her|their|the|mum's|dad's)\s+)?"
+        r"(?:[\w-]+\s+){0,2}?"
+        r"(?![^.?!]{0,60}\b(?:to (?:the|a|your|my)|back|with (?:me|us)|for (?:disposal|return))\b)"
+        r"[^?]{0,80}?\b(?:(?:an?|one|two|three|\d+|half an?|about an?|about \d+) (?:hours?|hrs?|minutes?|mins?) ago|"
+        r"(?:feel|feeling|felt|am|i'?m|im|getting|really|kind of|kinda)\s+(?:\w+\s+){0,2}?(?:sick|sleepy|drowsy|dizzy|"
+        r"woozy|faint|confused)|vomit\w*|throwing up|can'?t stay awake)\b",
     ),
 )
 
