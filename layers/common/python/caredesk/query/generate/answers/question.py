@@ -61,6 +61,8 @@ _ASKS_OPEN = (r"\b(?:is|are|be|stay|stays|remain|remains|still)\s+(?:\w+\s+){0,3
 # every interrogative is tried before any cue; within each pass the first match wins, the more specific
 # wordings first ("how long" before "how", "how much notice" is a duration, not an amount).
 _NEVER = r"(?!)"  # a kind no interrogative asks for
+_YESNO_OPENING = (r"\s*(?:please\s+)?(?:can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
+                  r"shall)\b")  # a question that opens as a yes/no one
 _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
     # (kind, interrogative phrases, topic cues)
     (Kind.DURATION,
@@ -95,8 +97,7 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
      r"\b(when|if) (nobody|no one|no-one) (has |have |had )?(set|tuned|changed|configured|touched|specified)\b|"
      r"\b(when|if) \S+ (isn't|is not|aren't|are not|wasn't|was not) (given|set|specified|passed|supplied)\b"),
     # Whether something holds: the weakest reading, taken only when nothing else is asked.
-    (Kind.YESNO, _NEVER, r"^\s*(please\s+)?(can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
-     r"shall)\b|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
+    (Kind.YESNO, _NEVER, r"^" + _YESNO_OPENING + r"|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
 )
 _CUES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
@@ -111,8 +112,7 @@ _ASKS_CONTENTS = re.compile(
 # whether my fee is paid?") asks whether, and its money words are its topic: the answer is "No cancellation charge
 # applies ..." or "refunded", not an amount. Other topic cues still win over it ("Is the lab open on Sunday?" asks
 # for the hours). Measured on both knowledge bases (docs/grounded-answers.md, thirty-second round).
-_OPENS_YESNO = re.compile(r"\s*(?:please\s+)?(?:can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
-                          r"shall)\b", re.IGNORECASE)
+_OPENS_YESNO = re.compile(_YESNO_OPENING, re.IGNORECASE)
 _INTERROGATIVES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(asked, re.IGNORECASE)) for kind, asked, _cue in _KIND_WORDINGS)
 
@@ -156,6 +156,17 @@ _HOLDS: dict[Kind, re.Pattern[str]] = {
 }
 
 
+_CODE_WORD = re.compile(r"\b(?:WHERE|WHEN)\b")  # the question words that are SQL keywords
+
+
+def _code_words_masked(text: str) -> str:
+    """`text` with question words written in capitals inside a message that is not shouted left out: they are SQL
+    keywords ("filtering in WHERE and in HAVING", "CASE WHEN"), not questions."""
+    if sum(c.isupper() for c in text) * 2 > sum(c.isalpha() for c in text):
+        return text
+    return _CODE_WORD.sub(" ", text)
+
+
 def asked_kind(question: str) -> Kind:
     """The kind of answer the question asks for (OTHER when its wording names none), read from the
     message's asking sentences: "... the job runs for hours. ... there is a bulk path that streams rows.
@@ -188,17 +199,6 @@ def cued_kinds(question: str) -> frozenset[Kind]:
 
 _WHO = re.compile(r"\s*(?:(?:and|but|so|or|also|then)\s+)?(?:to\s+)?who(?:m|se)?\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r",|;|\s+-\s+")
-
-
-_CODE_WORD = re.compile(r"\b(?:WHERE|WHEN)\b")  # the question words that are SQL keywords
-
-
-def _code_words_masked(text: str) -> str:
-    """`text` with question words written in capitals inside a message that is not shouted left out: they are SQL
-    keywords ("filtering in WHERE and in HAVING", "CASE WHEN"), not questions."""
-    if sum(c.isupper() for c in text) * 2 > sum(c.isalpha() for c in text):
-        return text
-    return _CODE_WORD.sub(" ", text)
 
 
 def asking_text(question: str) -> str:
