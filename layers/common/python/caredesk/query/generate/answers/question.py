@@ -97,7 +97,8 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
      r"\b(when|if) (nobody|no one|no-one) (has |have |had )?(set|tuned|changed|configured|touched|specified)\b|"
      r"\b(when|if) \S+ (isn't|is not|aren't|are not|wasn't|was not) (given|set|specified|passed|supplied)\b"),
     # Whether something holds: the weakest reading, taken only when nothing else is asked.
-    (Kind.YESNO, _NEVER, r"^" + _YESNO_OPENING + r"|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
+    (Kind.YESNO, _NEVER,
+     r"^" + _YESNO_OPENING + r"|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
 )
 _CUES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
