@@ -18,8 +18,8 @@ The phrases themselves are tables of their own, one module per language (`safety
 `safety_kannada.py` for romanised Marathi, Telugu and Kannada, `safety_gujarati_punjabi.py` and
 `safety_malayalam_odia_nepali.py` for romanised Gujarati, Punjabi, Malayalam, Odia and Nepali,
 `safety_sinhala_tagalog_swahili.py` and `safety_assamese_konkani_arabizi.py` for romanised Sinhala, Tagalog, Swahili,
-Assamese and Konkani and for Arabizi), which reviewers read and change as lists; this module holds what stands a match
-down and the logic that applies it.
+Assamese and Konkani and for Arabizi; the regex pieces they share are in `safety_pieces.py`), which reviewers read and
+change as lists; this module holds what stands a match down and the logic that applies it.
 """
 
 from __future__ import annotations

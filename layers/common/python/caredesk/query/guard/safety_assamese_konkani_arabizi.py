@@ -12,9 +12,9 @@ medicine taken with drink. Nothing here is an emergency or a crisis; the next ro
 
 from __future__ import annotations
 
-# A word's remaining letters, suffixes and hyphenated case endings.
-_W = r"\S*"
-_WORDS = r"(?:\S+\s+)"
+from caredesk.query.guard.safety_pieces import WORD_REST as _W
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
+
 # A medicine: a tablet, a medicine or a generic name by its stem, folded
 _MEDICINE_AS_KOK_AR = (
     r"(?:dose|doses|dosage|goli|golio|golia|gulli|tablet|tablets|oushadh|oxudh|dorob|dorov|derob|vokhad|okhad|"

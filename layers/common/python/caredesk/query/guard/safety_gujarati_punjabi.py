@@ -15,9 +15,9 @@ medicine given. An emergency phrase stands down when the message goes on to say 
 
 from __future__ import annotations
 
-# A word's remaining letters, suffixes and hyphenated case endings.
-_W = r"\S*"
-_WORDS = r"(?:\S+\s+)"
+from caredesk.query.guard.safety_pieces import WORD_REST as _W
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
+
 # A medicine: a tablet, a medicine or a generic name by its stem ("Glimepiride", "Amlong", "Glycomet" are read by
 # what comes after them)
 _MEDICINE_GU_PA = (

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
+
 # Word start / end that also treat Devanagari letters and vowel signs as word characters (Python's
 # \b does not count the vowel signs as part of a word).
 _START = r"(?<![\w\u0900-\u097f])"
 _END = r"(?![\w\u0900-\u097f])"
 _IN = r"(?:me|men|mein|में|मे)"  # "in"
-_WORDS = r"(?:\S+\s+)"
 
 CRISIS: tuple[tuple[str, str], ...] = (
     (

@@ -13,8 +13,8 @@ An emergency phrase stands down when the message goes on to say the person is we
 
 from __future__ import annotations
 
-_W = r"\S*"
-_WORDS = r"(?:\S+\s+)"
+from caredesk.query.guard.safety_pieces import WORD_REST as _W
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
 
 CRISIS: tuple[tuple[str, str], ...] = (
     # seventeenth round (dev split): "innu yaarigu bhaara aagalla" (no longer a burden to anyone), "nanna hudukbedi"

@@ -14,9 +14,8 @@ emergency phrase stands down when the message goes on to say the person is well 
 
 from __future__ import annotations
 
-# A word's remaining letters, suffixes and hyphenated case endings.
-_W = r"\S*"
-_WORDS = r"(?:\S+\s+)"
+from caredesk.query.guard.safety_pieces import WORD_REST as _W
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
 
 CRISIS: tuple[tuple[str, str], ...] = (
     # eighteenth round (dev split), Malayalam: "Ini enikku jeevikkan vayya" (no strength or wish left to live:

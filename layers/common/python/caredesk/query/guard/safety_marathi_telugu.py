@@ -14,9 +14,9 @@ person is well now ("aata ti bari aahe", "ippudu baagunnaru"; `safety._settled_s
 
 from __future__ import annotations
 
-# A word's remaining letters, suffixes and hyphenated case endings.
-_W = r"\S*"
-_WORDS = r"(?:\S+\s+)"
+from caredesk.query.guard.safety_pieces import WORD_REST as _W
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
+
 # a journey, a move or a job after the day named: "Sunday tarvatha nenu undanu, Pune veltunna"
 _NOT_AWAY = (
     r"(?![^.?!]{0,60}(?:\b(?:trip|travel\w*|tour|holiday|vacation|office|job|duty|transfer\w*|hostel|college|abroad|"

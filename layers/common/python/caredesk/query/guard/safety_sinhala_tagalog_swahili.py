@@ -16,9 +16,9 @@ as "may I". An emergency phrase stands down when the message goes on to say the 
 
 from __future__ import annotations
 
-# A word's remaining letters, suffixes and hyphenated case endings.
-_W = r"\S*"
-_WORDS = r"(?:\S+\s+)"
+from caredesk.query.guard.safety_pieces import WORD_REST as _W
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
+
 # A medicine: a tablet, a medicine or a generic name by its stem, folded ("amoxicillin" -> "amoxicilin")
 _MEDICINE_TL_SW = (
     r"(?:gamot|tableta|tablet|tabletas|kapsula|capsule|antibiotic|antibiotiko|insulin|dose|doses|dosis|dava|"

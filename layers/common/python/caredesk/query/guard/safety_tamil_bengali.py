@@ -15,9 +15,9 @@ achhen"; `safety._settled_since`), as in English and Hinglish.
 
 from __future__ import annotations
 
-# A word's remaining letters, suffixes and hyphenated case endings ("fan-la", "battery-a", "tablet-a").
-_W = r"\S*"
-_WORDS = r"(?:\S+\s+)"
+from caredesk.query.guard.safety_pieces import WORD_REST as _W
+from caredesk.query.guard.safety_pieces import WORDS as _WORDS
+
 # Something that is not a person's neck: a baby's cradle, clothes or a clothes line hang from the same hook.
 _NOT_A_NOOSE = r"(?![^.?!]*?(?:thotil|thutil|thuli|cradle|jhula|jula|thuni|kodi|dres|clothes))"
 
