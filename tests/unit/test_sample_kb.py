@@ -265,10 +265,12 @@ def test_the_sample_glossary_bridges_to_words_the_documents_use():
     from caredesk.glossary_format import parse_glossary
 
     assert [relative(path) for path in glossaries()] == ["public/glossary.csv", "staff/glossary.csv"]
-    phrases = {tuple(text[i : i + n]) for text in (stems(document_text(p)) for p in all_documents())
-               for n in range(1, 6) for i in range(len(text) - n + 1)}
-    staff_phrases = {tuple(text[i : i + n]) for text in (stems(document_text(p)) for p in tier_documents("staff"))
-                     for n in range(1, 6) for i in range(len(text) - n + 1)}
+    def phrases_of(paths) -> set[tuple[str, ...]]:
+        """Every run of 1-5 stemmed words in the documents at `paths`."""
+        return {tuple(text[i : i + n]) for text in (stems(document_text(p)) for p in paths)
+                for n in range(1, 6) for i in range(len(text) - n + 1)}
+
+    phrases, staff_phrases = phrases_of(all_documents()), phrases_of(tier_documents("staff"))
 
     def used(words: tuple[str, ...]) -> bool:
         return words in phrases
