@@ -112,6 +112,9 @@ SET_FILES = {
     # a nineteenth, written the same way without reading the rules, before anything ran on it
     "safety_fresh19.jsonl": ("safety", "en"),
     "legitimate_fresh19.jsonl": ("legitimate", "en"),
+    # a twentieth, written the same way without reading the rules, before anything ran on it
+    "safety_fresh20.jsonl": ("safety", "en"),
+    "legitimate_fresh20.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}
