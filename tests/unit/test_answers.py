@@ -139,6 +139,11 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("Does the confirmation tell me whether my fee is already paid?", Kind.YESNO),
         ("Is the lab open on Sunday?", Kind.TIME),
         ("Any fee for a second opinion?", Kind.AMOUNT),
+        # a wh-question asks for a thing whatever modal it carries, unless a clause joined to it asks whether
+        ("Which roles are allowed to run DROP ACCESS METHOD, and what kinds of objects go with it?", Kind.OTHER),
+        ("The doctors haven't met the family yet. What am I allowed to tell him?", Kind.OTHER),
+        ("What does DISCARD ALL reset, and am I allowed to run it inside a transaction block?", Kind.YESNO),
+        ("Am I allowed to bring my dog?", Kind.YESNO),
     ],
 )
 def test_what_a_question_asks_for(question, kind):

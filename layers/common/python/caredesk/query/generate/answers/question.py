@@ -183,9 +183,30 @@ def asked_kind(question: str) -> Kind:
     for kind, pattern in _CUES:
         if kind is Kind.AMOUNT and opens_yesno:
             continue
+        if kind is Kind.YESNO and not _asks_whether(asked):
+            continue
         if pattern.search(asked):
             return kind
     return Kind.OTHER
+
+
+# "Which roles are allowed to run DROP ACCESS METHOD?" and "What am I allowed to tell him?" ask for a thing, not
+# whether: a message whose every asking sentence opens with a question word asks no yes/no question, whatever modal
+# it carries, unless a clause joined to one opens as one ("What does DISCARD ALL reset, and am I allowed to run it
+# ...?"). A clause opening a statement ("When your nurse comes, will I ...?") is no question word.
+_OPENS_WH = re.compile(r"\s*(?:(?:and|but|so|or|also|then),?\s+)?(?:what|which|who|whom|whose|where|when|why|how)\b",
+                       re.IGNORECASE)
+_JOINED_CLAUSE = re.compile(r",?\s+(?:and|or|but)\s+|;\s*", re.IGNORECASE)
+
+
+def _asks_whether(asked: str) -> bool:
+    """Whether some asking sentence, or a clause joined to a wh-question, may ask whether (`_OPENS_WH`)."""
+    for sentence in _SENTENCE_END.split(asked.strip()):
+        if not _OPENS_WH.match(sentence) or _OPENING_CLAUSE.match(sentence):
+            return True
+        if any(_OPENS_YESNO.match(clause) for clause in _JOINED_CLAUSE.split(sentence)[1:]):
+            return True
+    return False
 
 
 def cued_kinds(question: str) -> frozenset[Kind]:
