@@ -413,6 +413,16 @@ def test_salient_terms_drop_stop_words_contractions_and_generic_words():
     assert salient_terms("Hi, I'm wondering: do you have parking for bicycles at the clinic?") == {"park", "bicycl"}
 
 
+def test_when_the_asker_tells_their_story_is_not_what_they_ask_about():
+    # "last week" dates the story: a unit about "6 weeks" is no closer for it
+    assert salient_terms("My daughter turned 16 last week. Can she still see the children's doctor?") == {
+        "daughter", "turn", "16", "see", "children", "doctor"}
+    assert salient_terms("Can I get a doctor to come home today?") == {"doctor", "come", "home"}
+    # the same words naming what is asked about stay
+    assert {"week", "last"} <= salient_terms("How many weeks does the effect last?")
+    assert "month" in salient_terms("How many visits a month does the plan include?")
+
+
 def test_a_possessive_or_is_contraction_is_its_word():
     assert salient_terms("What's my child's fee?") == {"child", "fee"}
 

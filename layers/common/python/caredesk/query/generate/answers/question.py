@@ -307,7 +307,16 @@ _CLAUSE_JOIN = re.compile(r",?\s+(?:and|or|but|plus)\s+(?=(?:also\s+)?(?:(?:at|i
 
 def salient_terms(question: str) -> set[str]:
     """The question's content words (stemmed; stop words, contractions and generic question words removed)."""
-    return {word for word in content_words(question) - _GENERIC_STEMS if not _CONTRACTION.search(word)}
+    return {word for word in content_words(_NARRATIVE_TIME.sub(" ", question)) - _GENERIC_STEMS
+            if not _CONTRACTION.search(word)}
+
+
+# When the asker's story happens ("turned 16 last week", "coming home today") dates it; it is not what is asked
+# about, and a unit about "6 weeks" is no closer for it. The same words naming the topic stay ("how many weeks").
+_NARRATIVE_TIME = re.compile(
+    r"\b(?:last|next|this|coming|past|previous)\s+(?:week|weekend|month|year|night|morning|evening|afternoon|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|summer|winter|spring|autumn)\b|"
+    r"\b(?:yesterday|tomorrow|tonight|today)\b", re.IGNORECASE)
 
 
 _CONTRACTION = re.compile(r"'(m|s|re|ve|d|ll|t)$|n't$")
