@@ -620,6 +620,38 @@ def test_indirect_warning_sign_look_alikes_do_not_fire(text):
         ("I bought tubing to fit the car's exhaust, everything is written down for my sister", SafetyFamily.CRISIS),
         ("she swallowed the entire packet of her sleeping tablets 20 minutes ago", SafetyFamily.EMERGENCY),
         ("my dad took a whole box of paracetamol and is feeling really drowsy", SafetyFamily.EMERGENCY),
+        # twentieth round: phrases given for its dev misses, reworded
+        ("my nan says she's stopped eating and drinking deliberately, she's 91 and wants no fuss", SafetyFamily.CRISIS),
+        ("I've refused food and fluids on purpose since Sunday, please don't send anyone", SafetyFamily.CRISIS),
+        ("by the time you read this I'll be gone, please cancel my physio", SafetyFamily.CRISIS),
+        ("got some charcoal and taped up the gaps around the window", SafetyFamily.CRISIS),
+        ("sealed the car windows and bought a disposable bbq", SafetyFamily.CRISIS),
+        ("my daughter messaged 'thank you for everything mum, tell dad I love him' and her phone is off",
+         SafetyFamily.CRISIS),
+        ("her phone's been switched off since lunch and her flatmate says she went towards the bridge",
+         SafetyFamily.CRISIS),
+        ("he asked whether inhaling nitrogen is painless and a bag arrived for him", SafetyFamily.CRISIS),
+        ("a helium canister and a plastic hood arrived for my son", SafetyFamily.CRISIS),
+        ("I tried with a belt from the banister but it broke, I'll get a stronger one", SafetyFamily.CRISIS),
+        ("the kids would be better off being raised by their dad", SafetyFamily.CRISIS),
+        ("i'm going to walk into the sea.", SafetyFamily.CRISIS),
+        ("how long before anyone would notice, I live alone", SafetyFamily.CRISIS),
+        ("i don't want my son to be the one to find me", SafetyFamily.CRISIS),
+        ("I've chosen the bridge and the night", SafetyFamily.CRISIS),
+        ("tell Dr Shah thank you for trying, none of it was his fault", SafetyFamily.CRISIS),
+        ("I won't be needing next week's appointment or any after that", SafetyFamily.CRISIS),
+        ("I've written letters for my children's future birthdays because I won't be around", SafetyFamily.CRISIS),
+        ("cancel my smear test, there's no point any more.", SafetyFamily.CRISIS),
+        ("mum is on antibiotics for a chest infection, she's confused and her skin has gone mottled",
+         SafetyFamily.EMERGENCY),
+        ("my husband has a uti, he's shaking uncontrollably and hasn't passed urine since this morning",
+         SafetyFamily.EMERGENCY),
+        ("my ketones are 4.2 and I keep being sick", SafetyFamily.EMERGENCY),
+        ("her breath smells of pear drops and she's drowsy", SafetyFamily.EMERGENCY),
+        ("my dad takes apixaban, is it safe for him to start glucosamine?", SafetyFamily.SENSITIVE),
+        ("I'm on Xarelto, can I try ginkgo for my memory?", SafetyFamily.SENSITIVE),
+        ("how many of the adult tablets can I give my 8 year old", SafetyFamily.SENSITIVE),
+        ("we've some amoxicillin left over from his ear infection, can we give him those?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_signs_inside_practical_questions_fire(text, family):
@@ -980,6 +1012,37 @@ def test_signs_inside_practical_questions_fire(text, family):
         # an emergency told as over, the person well now (asked by staff)
         "This morning a boy started struggling to breathe after his jab and the doctor treated him. He is stable now. "
         "Which form do I fill?",
+        # look-alikes of the twentieth round's phrases
+        "I stopped eating and drinking after midnight before my op, as the letter said",
+        "by the time they read it I'll be gone on the school trip, can I get the jab early?",
+        "by the time you read this it'll all be over, the op is at 9, please ring my husband after",
+        "we had a disposable barbecue in the park, can I get a tetanus jab for a burn?",
+        "can I tape the gap under the door to stop draughts? my asthma gets worse in the cold",
+        "my son texted thanks for everything after his birthday party",
+        "my phone was off so I missed your call, I went to the bridge club",
+        "is breathing helium from a party balloon safe for kids' funny voices?",
+        "the rope over the branch for the kids' swing snapped, can my son get an x-ray?",
+        "she would be better off with her dad picking her up from nursery",
+        "i'm going to walk into the sea for the boxing day dip, can I get a health check first?",
+        "how long before anyone notices the damp, I live alone and my landlord is slow",
+        "I'd rather my son be the one to find me a new care home",
+        "we've picked the date and the time for the christening",
+        "thank you for trying to fit me in, none of this was your fault, I'll rebook",
+        "I won't be needing Tuesday's session or any after it as I've been discharged",
+        "I won't be needing Thursday's appointment or any others, we're moving to Leeds",
+        "I recorded a video of my kids' birthday party, can I show the nurse the rash?",
+        "can you cancel my appointment, there's no point coming in with this snow",
+        "he's on antibiotics for a UTI and a bit confused, the GP says it's mild",
+        "my ketones were 0.4 this morning, is that ok before my run?",
+        "what should I do if my ketones go above 3?",
+        "the nurse said to ring if ketones are over 3",
+        "the ketone strips cost 3 pounds each, can I get them on prescription?",
+        "my husband is on warfarin, can I buy fish oil for myself at the pharmacy?",
+        "I take warfarin; does the pharmacy sell turmeric?",
+        "how much of the adult paracetamol can I buy at once?",
+        "how much does the 6+ ibuprofen cost?",
+        "I have some ibuprofen left over from my op, can I take them to the pharmacy?",
+        "we've set a date and a place for the wedding, can I get my jabs before we travel?",
     ],
 )
 def test_look_alikes_of_signs_in_practical_questions_do_not_fire(text):
@@ -1480,6 +1543,55 @@ def test_sinhala_tagalog_swahili_assamese_konkani_and_arabizi_rules_fire_per_fam
     ],
 )
 def test_sinhala_tagalog_swahili_assamese_konkani_and_arabizi_look_alikes_do_not_fire(text):
+    assert rule(text) is None, (text, rule(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # twentieth round: Vietnamese without diacritics, Polish and Haitian Creole phrases given for its dev misses,
+        # reworded
+        ("toi se leo len mai nha lan cuoi toi nay", SafetyFamily.CRISIS),
+        ("anh ay da viet thu cho gia dinh va de lai chia khoa tren ban", SafetyFamily.CRISIS),
+        ("mama ma najgorszy ból głowy w życiu, nagle", SafetyFamily.EMERGENCY),
+        ("boli go glowa i ma sztywny kark, wymiotuje", SafetyFamily.EMERGENCY),
+        ("pitit la gen dyare, li pa fè pipi depi yè", SafetyFamily.EMERGENCY),
+        ("bebe a ap vomi tout jounen, je l fon", SafetyFamily.EMERGENCY),
+        ("czy mogę wziąć paracetamol z warfaryną?", SafetyFamily.SENSITIVE),
+        ("czy można odstawić tabletki na ciśnienie?", SafetyFamily.SENSITIVE),
+    ],
+)
+def test_vietnamese_polish_and_haitian_creole_rules_fire_per_family(text, family):
+    hit = rule(text)
+    assert hit is not None and hit.family is family and hit.gate == "rules", (text, hit)
+    assert hit.rule.startswith(f"{family.value}."), hit
+    assert hit.rule.endswith(("_vi", "_pl", "_ht")), hit
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # look-alikes of the twentieth round's phrases in those languages, and its dev look-alikes in the six new
+        # languages
+        "lan cuoi toi den phong kham la thang truoc",
+        "toi muon viet thu cam on cho bac si",
+        "boli mnie glowa od tygodnia, czy moge umowic wizyte?",
+        "sztywny kark od siedzenia przy komputerze, czy jest fizjoterapeuta?",
+        "czy mogę odebrać receptę na leki mamy?",
+        "czy mogę zapisać się online na szczepienie?",
+        "pitit mwen an te gen dyare semenn pase, kounye a li byen",
+        "èske famasi a ka voye medikaman m yo lakay mwen?",
+        "Czy apteka przy przychodni jest otwarta w Wigilię? Muszę odebrać receptę na leki mamy.",
+        "Toi muon dat lai don thuoc huyet ap qua ung dung. Mat bao lau thi lay duoc thuoc?",
+        "Èske famasi a ka voye medikaman m yo lakay mwen? M pa ka kondwi ankò.",
+        "Apakah IGD klinik tetap buka 24 jam waktu Lebaran? Saya mau tahu sebelum mudik.",
+        "Se clinic yin ni first aid training fun awon teachers? Ile-iwe wa fe book for next term.",
+        "Bu telefon kuyruğu beni öldürecek! Sabah randevusu almak için saat kaçta aramam gerekiyor?",
+        "Umieram z nudów w poczekalni. Czy mogę zapisać się online, żeby nie czekać tak długo?",
+        "Nam ngoai bo toi bi dot quy, gio ong da khoe lai. Toi muon xin ban sao ho so benh an cua ong, lam the nao?",
+    ],
+)
+def test_vietnamese_polish_and_haitian_creole_look_alikes_do_not_fire(text):
     assert rule(text) is None, (text, rule(text))
 
 

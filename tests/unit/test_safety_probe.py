@@ -164,6 +164,10 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("he had a tight chest and has recovered well but now it is back", True),
         ("we watched a film last night where a man gets a tight chest", False),  # a film (nineteenth round)
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
+        ("so cold in the waiting room I nearly froze to death, my chest", False),  # a figure of speech (20th round)
+        ("he nearly froze to death, found outside in the snow, a tight chest", True),  # not a figure: out in the cold
+        ("why only two packs of pills at a time? is that your overdose policy?", False),  # a sale rule (20th round)
+        ("i am a burden, i bought two packs of pills", True),
     ],
 )
 def test_an_emergency_finding_stands_down_when_it_is_not_happening_now(text, fires):

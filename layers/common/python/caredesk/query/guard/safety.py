@@ -18,8 +18,9 @@ The phrases themselves are tables of their own, one module per language (`safety
 `safety_kannada.py` for romanised Marathi, Telugu and Kannada, `safety_gujarati_punjabi.py` and
 `safety_malayalam_odia_nepali.py` for romanised Gujarati, Punjabi, Malayalam, Odia and Nepali,
 `safety_sinhala_tagalog_swahili.py` and `safety_assamese_konkani_arabizi.py` for romanised Sinhala, Tagalog, Swahili,
-Assamese and Konkani and for Arabizi; the regex pieces they share are in `safety_pieces.py`), which reviewers read and
-change as lists; this module holds what stands a match down and the logic that applies it.
+Assamese and Konkani and for Arabizi, `safety_vietnamese_polish_creole.py` for Vietnamese without diacritics, Polish
+and Haitian Creole; the regex pieces they share are in `safety_pieces.py`), which reviewers read and change as lists;
+this module holds what stands a match down and the logic that applies it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from caredesk.query.guard import (
     safety_marathi_telugu,
     safety_sinhala_tagalog_swahili,
     safety_tamil_bengali,
+    safety_vietnamese_polish_creole,
 )
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
@@ -188,8 +190,8 @@ _HINDI_RULES = {
     SafetyFamily.SENSITIVE: safety_hindi.compile_rules(safety_hindi.SENSITIVE),
 }
 # romanised Tamil and Bengali (sixteenth round), Marathi, Telugu and Kannada (seventeenth), Gujarati, Punjabi,
-# Malayalam, Odia and Nepali (eighteenth), Sinhala, Tagalog, Swahili, Assamese, Konkani and Arabizi (nineteenth), read
-# like the Hindi rules from the folded text
+# Malayalam, Odia and Nepali (eighteenth), Sinhala, Tagalog, Swahili, Assamese, Konkani and Arabizi (nineteenth),
+# Vietnamese, Polish and Haitian Creole (twentieth), read like the Hindi rules from the folded text
 _ROMANISED_TABLES = (
     safety_tamil_bengali,
     safety_marathi_telugu,
@@ -198,6 +200,7 @@ _ROMANISED_TABLES = (
     safety_malayalam_odia_nepali,
     safety_sinhala_tagalog_swahili,
     safety_assamese_konkani_arabizi,
+    safety_vietnamese_polish_creole,
 )
 _ROMANISED_RULES = {
     family: safety_hindi.compile_rules(tuple(rule for table in _ROMANISED_TABLES for rule in getattr(table, attr)))
@@ -409,6 +412,16 @@ _SETTLED_PAST = (
     r"|\b(?:watched|watching|saw|seen|reading|read|in)\s+(?:a|the|this|that)\s+(?:film|movie|tv show|show|series|"
     r"episode|soap|drama|novel|book|play|documentary|cartoon)\b[^.?!]{0,40}?\b(?:where|in which|when|about)\b"
 )
+# ... and a finding of either, twentieth round (dev look-alikes), when the message says a thing by a figure of speech
+# that names no one at risk ("the waiting room was so cold yesterday I nearly froze to death", "bored to death"; not
+# someone found out in the cold, shivering or unconscious) or asks about a medicine's sale rules as a topic ("why can I
+# only buy two packs of paracetamol at a time? Is that your overdose policy or a national rule?")
+_FIGURE_OR_POLICY = re.compile(
+    r"\b(?:nearly|almost|practically|literally|half)\s+(?:froze|frozen|freezing|bored)\s+(?:myself\s+|ourselves\s+)?to "
+    r"death\b(?![^.?!]{0,80}\b(?:outside|in the snow|found|unconscious|not responding|(?:not|won'?t) wake|can'?t wake|"
+    r"hypotherm\w*|shivering|blue|confused)\b)|\b(?:i'?m|im|i am|i was|we were|we'?re)\s+(?:so\s+|just\s+)?bored to "
+    r"death\b|\b(?:overdose|suicide|self[- ]?harm)\s+(?:polic(?:y|ies)|rules?|regulations?|laws?)\b"
+)
 _NOT_NOW = re.compile(
     r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b|" + _SETTLED_NOW
     + r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b|" + _SETTLED_PAST
@@ -468,6 +481,8 @@ class SemanticGate:
                 hits.append(SafetyHit(found, rule=f"{found.value}.probe", gate="probe", score=verdict.probability))
         if _NOT_NOW.search(text):
             hits = [hit for hit in hits if hit.family is not SafetyFamily.EMERGENCY]
+        if _FIGURE_OR_POLICY.search(text):
+            hits = []
         # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)
         # wins, the exemplars on a tie: pills saved up "until it will all be over" is closest to a medication
         # exemplar, and the probe reads the crisis.

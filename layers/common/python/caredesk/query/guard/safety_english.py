@@ -75,6 +75,32 @@ _NOT_AWAY_EN = (
     r"parents'?|in-laws|village)\b)"
 )
 
+
+# Signs of sepsis, never named (twentieth round): confusion, shaking or chattering teeth, fast breathing, blotchy or
+# mottled skin, no urine since a time
+_SEPSIS_SIGN = (
+    r"\b(?:(?:doesn'?t|does not|didn'?t|did not) know (?:what day|where (?:he|she) is|who (?:i|we) (?:am|are))|"
+    r"confused|not making sense|talking nonsense|(?:his|her|their) teeth (?:are |were |keep )?chattering|chattering "
+    r"teeth|shaking (?:uncontrollably|all over)|uncontrollable shaking|rigou?rs|breathing (?:like (?:he|she|they)(?:'s|"
+    r"'ve| has| have) (?:run|been running) a (?:race|marathon)|really fast|very fast|so fast|fast|quickly|rapidly)|"
+    r"(?:skin|legs|arms|knees|hands) (?:looks?|is|are|has gone|have gone|gone|went) (?:all )?(?:blotchy|mottled|"
+    r"patchy)|mottled|blotchy skin|(?:not|hasn'?t|has not|haven'?t|not been|hasn'?t been|has not "
+    r"been)\s+(?:been\s+)?(?:to the toilet|passed (?:any )?urine|had a wee|weed|peed|for a wee) since)\b"
+)
+# after "how long before anyone notices" (twentieth round): the writer or someone, or nothing (not "the damp")
+_NOTICED_SOMEONE = r"(?=\s*(?:[?.!,]|$|me\b|them\b|him\b|her\b|my body\b|if\b))"
+# A supplement or a herbal remedy (twentieth round: turmeric and fish oil on warfarin)
+_SUPPLEMENT = (
+    r"\b(?:turmeric|curcumin|fish oil|omega[- ]?3|cod liver oil|ginkgo|garlic (?:tablets|capsules|supplements|pills)|"
+    r"st\.? john'?s wort|vitamin e|ginseng|glucosamine|cranberry|herbal (?:tablets|capsules|remedy|remedies|tea|"
+    r"supplements?))\b"
+)
+# A blood thinner by name or class (twentieth round)
+_BLOOD_THINNER = (
+    r"(?:warfarin|apixaban|rivaroxaban|edoxaban|dabigatran|xarelto|eliquis|pradaxa|lixiana|clopidogrel|ticagrelor|"
+    r"blood ?thinners?|anticoagulants?|anti-coagulants?)\b"
+)
+
 CRISIS: tuple[tuple[str, str], ...] = (
     (
         "self_harm_phrase",
@@ -842,6 +868,115 @@ CRISIS: tuple[tuple[str, str], ...] = (
         r"|\b(?:hose|hosepipe|tubing|hose ?pipe)\s+(?:for|to fit|on|onto|into|from|to)\s+(?:the|my|his|her)\s+"
         r"(?:car'?s?\s+)?exhaust\b|\bexhaust\s+(?:hose|tubing)\b",
     ),
+    # twentieth round (dev split): "I'm 84 and I've had enough. I stopped eating and drinking on purpose on Monday"
+    # (eating and drinking, or food and fluids, stopped or refused on purpose, deliberately or for good; not nil by
+    # mouth before an operation, which says no purpose); emails "to send themselves at 6am on Saturday. By the time they
+    # read them it'll all be over" (by the time someone reads, sees or finds them, it will all be over or the writer
+    # gone; not an operation or an exam that will be over); a disposable barbecue "and some tape for the gaps round the
+    # bedroom door" (a barbecue or charcoal, and the gaps, a door, a window or a vent taped or sealed, either order)
+    (
+        "preparation",
+        r"\b(?:stopped|stopping|stop|given up|giving up|gave up|refused|refusing|refuse)\s+(?:all\s+)?(?:eating and "
+        r"drinking|food and (?:drink|water|fluids?)|food and drink|all food and (?:water|"
+        r"fluids?))\b[^.?!]{0,30}?\b(?:on purpose|deliberately|intentionally|for good|by choice)\b|\bby the time "
+        r"(?:they|you|anyone|anybody|she|he|my \w+|people)\s+(?:read|reads|see|sees|get|gets|find|finds|open|opens|"
+        r"receive|receives)\s+(?:them|it|this|these|the \w+)\s*,?\s+(?:it'?ll|it will|it'?s|it is|everything(?:'ll| "
+        r"will)?|i'?ll|i will|i'?d|i would)\s+(?:all\s+)?(?:be\s+)?(?:all\s+)?(?:over|gone|dead|finished|done|too "
+        r"late)\b(?![^.?!]{0,40}\b(?:op|operation|surgery|procedure|exam|exams|test|scan|sale|"
+        r"holiday|trip|flight|move|party|wedding)\b)" + _NOT_AWAY_EN
+        + r"|\b(?:disposable\s+)?(?:barbecues?|bbqs?|charcoal)\b[^?]{0,120}?\b(?:tape|taped|taping|seal|sealed|sealing|"
+        r"block|blocked)\s+(?:up\s+)?(?:\w+\s+){0,3}?(?:the\s+)?(?:gaps?|doors?|windows?|vents?|cracks?)\b|\b(?:tape|"
+        r"taped|taping|seal|sealed|sealing)\s+(?:up\s+)?(?:\w+\s+){0,3}?(?:the\s+)?(?:gaps?|doors?|"
+        r"windows?|vents?|cracks?)\b[^?]{0,120}?\b(?:disposable\s+)?(?:barbecues?|bbqs?|charcoal)\b",
+    ),
+    # ... relayed by a football coach, a lad's text "thanks for everything coach, tell the boys i'm sorry" and "his
+    # phone's off now and his mum says he went out towards the viaduct" (thanks for everything, then someone to be told
+    # sorry, love or goodbye; a phone off, then gone towards a viaduct, a bridge, cliffs, the railway or a river); a
+    # grandson asking "whether breathing helium is painless", "a balloon kit and a plastic hood" come in the post
+    # (breathing a gas asked as painless; helium or a balloon kit beside a hood or a bag, either order; not a party's
+    # balloons)
+    (
+        "preparation",
+        r"\bthank(?:s| you) for everything\b[^.?!]{0,40}?\btell\s+(?:\w+\s+){1,3}?(?:i'?m sorry|im sorry|i am sorry|"
+        r"sorry|i love (?:them|him|her|you)|goodbye|bye)\b|\bphone(?:'s|s| is| has| was| "
+        r"went)?(?:\s+been)?\s+(?:switched\s+|turned\s+)?(?:off|dead|going to voicemail)\b[^?]{0,100}?\b(?:went|gone|"
+        r"headed|heading|walked|walking|ran|run)\s+(?:out\s+|off\s+)?(?:towards|toward|to|down to|up "
+        r"to)\s+(?:the\s+)?(?:viaduct|bridge|cliffs?|railway|tracks|train tracks|river|quarry|multi-storey|reservoir|"
+        r"motorway bridge|flyover)\b(?!\s+(?:club|street|road|surgery|practice|clinic|medical|pharmacy|house|view|"
+        r"centre|center|school|cafe|inn|hotel))",
+    ),
+    (
+        "means",
+        r"\b(?:breathing|inhaling|breathe|inhale|breathing in|inhaling)\s+(?:in\s+)?(?:helium|nitrogen|gas|fumes|"
+        r"carbon monoxide|exhaust fumes)\s+(?:is|would be|was|really is)\s+(?:painless|peaceful|quick)\b|\b(?:helium|"
+        r"balloon (?:kit|tank|canister|gas)|nitrogen)\b[^?]{0,120}?\b(?:plastic hood|hood|plastic bag|bag over|exit "
+        r"bag)\b|\b(?:plastic hood|exit bag|plastic bag over)\b[^?]{0,120}?\b(?:helium|balloon (?:kit|tank|canister|"
+        r"gas)|"
+        r"nitrogen)\b",
+    ),
+    # ... "I tried last night with the dog's lead over the loft hatch and it snapped. I've bought a proper one today"
+    # (a lead, a rope, a belt or a cord over or from a loft hatch, banister, beam, door or tree, then it snapped or
+    # broke or a proper or stronger one bought; not a swing's rope); a new mother sure the baby "would be better off
+    # with my sister raising her", "tonight when they're asleep i'm going to walk into the river" (a child better off
+    # raised by someone else; going to walk into a river, the sea or a lake, the sentence ending there or a time of
+    # night before it; not a charity swim)
+    (
+        "means",
+        r"\b(?:lead|leash|rope|belt|cord|cable|scarf|flex|tie)\s+(?:over|from|round|around|tied to|on)\s+(?:the|a|"
+        r"my)\s+(?:loft hatch|hatch|banisters?|bannisters?|beam|rafters?|door ?frame|top of the door|stair ?rail|"
+        r"curtain rail|loft|tree|branch)\b(?![^.?!]{0,60}\b(?:swing|hammock|washing|tyre|tire|zip "
+        r"?line)\b)[^?]{0,80}?\b(?:snapped|broke|gave way|didn'?t hold|did not hold|(?:a )?(?:proper|stronger|thicker|"
+        r"better) one)\b|\b(?:she|he|they|the baby|my baby|the kids|my (?:son|daughter|kids|children|boy|girl))(?:'d| "
+        r"would| will|'ll)\s+be\s+better\s+off\s+(?:with\s+(?:my|her|his|their|a|the)\s+\w+\s+(?:raising|bringing up|"
+        r"looking after)\s+(?:her|him|them)|(?:being\s+)?raised\s+by\s+(?:my|her|his|their|someone|somebody)\b)|"
+        r"\b(?:i'?m|im|i am)\s+(?:going to|gonna)\s+(?:walk|wade|swim|go)\s+(?:out\s+)?into\s+the\s+(?:river|sea|ocean|"
+        r"lake|waves|creek|canal|reservoir|loch|water)\s*(?:[.!]|$)|\b(?:tonight|after dark|when (?:they|everyone|"
+        r"everybody)(?:'re| are) asleep)\b[^.?!]{0,40}?\b(?:i'?m|im|i am|i'?ll|i will)\s+(?:going to\s+|"
+        r"gonna\s+)?(?:walk|wade|swim|go)\s+(?:out\s+)?into\s+the\s+(?:river|sea|"
+        r"ocean|lake|waves|creek|canal|reservoir|loch)\b",
+    ),
+    # ... "how long does it usually take before anyone notices? i'd rather the surgery rang my son than the landlord
+    # being the one to find me" (how long before anyone notices or finds someone who lives alone; someone "being the
+    # one to find me", not to find the writer a flat); "i've already picked the tree and the time" (a tree, a bridge,
+    # a rope or a method picked with a time, a date or a place, either order: the nineteenth round's "method and a
+    # date" widened; not a date and a time for a party)
+    (
+        "preparation",
+        r"\b(?:lives?|living)\s+(?:on (?:their|his|her|my) own|alone|by (?:themselves|himself|herself|"
+        r"myself))\b[^?]{0,80}?\bhow long\b[^?]{0,40}?\bbefore (?:anyone|anybody|someone|somebody|people|they|the "
+        r"neighbours?)\s+"
+        r"(?:notices?|would notice|finds?|would find|realises|realizes)\b" + _NOTICED_SOMEONE
+        + r"|\bhow long\b[^?]{0,40}?\bbefore (?:anyone|anybody|someone|somebody|people|they|the "
+        r"neighbours?)\s+(?:notices?|"
+        r"would notice|finds?|would find)\b" + _NOTICED_SOMEONE + r"[^?]{0,40}?\b(?:lives?|living)\s+(?:on (?:their|"
+        r"his|her|my) own|alone)\b|\b(?:be|being|is|was)\s+the\s+(?:one|ones|person|first)\s+(?:to|who)\s+(?:finds?|"
+        r"found)\s+(?:me|my body)\b(?!\s+(?:a|an|the|some|another|somewhere|work)\b)|\b(?:picked|chosen|chose|decided "
+        r"on|settled on)\s+(?:a|the|my)\s+(?:tree|bridge|rope|method|cliff)\s+and\s+(?:a|the)\s+(?:time|date|day|night|"
+        r"place|spot)\b|\b(?:picked|chosen|chose|decided on|settled on|set)\s+(?:a|the)\s+(?:time|date|day|"
+        r"night)\s+and\s+(?:a|the)\s+"
+        r"(?:tree|bridge|rope|method)\b",
+    ),
+    # ... a message for the doctor, "thank you for trying, none of this was her fault. I won't be needing Tuesday's
+    # session or any after it" (none of this the doctor's or anyone's fault after thanks for trying; no session or
+    # appointment needed "or any after it" with no discharge, move or other clinic after it); "I've recorded a video for
+    # each of my kids' future birthdays because I won't be there for them" and "can you cancel my mammogram next month,
+    # there's no point" (videos, letters or cards for the children's future birthdays; an appointment or a screening
+    # cancelled "there's no point", the sentence ending there)
+    (
+        "preparation",
+        r"\bthank(?:s| you) for trying\b(?!\s+to\b)[^?]{0,60}?\bnone of (?:this|it) (?:was|is) (?:her|his|your|their|"
+        r"anyone'?s|anybody'?s) fault\b|\b(?:won'?t|wont|will not)\s+be\s+needing\s+(?:\w+'?s?\s+){0,2}(?:session|"
+        r"appointment|sessions|appointments|therapy|counselling|counseling)\s+or\s+any\s+(?:after (?:it|that|this)|"
+        r"more|others?|again|after)\b(?![^.?!]{0,60}\b(?:discharg\w*|moving|moved|private\w*|better|finished|another|"
+        r"elsewhere|new (?:gp|clinic|"
+        r"therapist|counsell?or)|other (?:clinic|practice|surgery))\b)" + _NOT_AWAY_EN
+        + r"|\b(?:recorded|made|filmed|written|wrote|left)\s+(?:a\s+)?(?:videos?|messages?|letters?|cards?|"
+        r"recordings?)\s+for\s+(?:each\s+of\s+|all\s+of\s+)?(?:my|the|our)\s+(?:kids|children|son|daughter|"
+        r"grandchildren|boys|girls)(?:'s|s')?\s+(?:future|coming|next \w+|18th|21st)\s+birthdays?\b|"
+        r"\bcancel\b[^.?!]{0,60}?\b(?:mammogram|screening|smear(?: test)?|scan|check-?up|appointment|blood test|bloods|"
+        r"review|follow-?up|jab)\b[^.?!]{0,20}?,?\s*(?:there'?s|there is|theres)\s+no\s+point(?:\s+any ?more|"
+        r"\s+now|\s+in it)?\s*(?:[.!]|$)",
+    ),
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
@@ -1450,6 +1585,28 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
         r"(?:feel|feeling|felt|am|i'?m|im|getting|really|kind of|kinda)\s+(?:\w+\s+){0,2}?(?:sick|sleepy|drowsy|dizzy|"
         r"woozy|faint|confused)|vomit\w*|throwing up|can'?t stay awake)\b",
     ),
+    # twentieth round (dev split): a grandfather on antibiotics for a water infection who "doesn't know what day it is,
+    # his teeth are chattering, he's breathing like he's run a race, his skin looks blotchy and he's not been to the
+    # toilet since breakfast" (sepsis, never named: an infection or antibiotics, then two of confusion, shaking or
+    # chattering teeth, fast breathing, blotchy or mottled skin, no urine since a time; not a support group two years
+    # after sepsis)
+    (
+        "sepsis_signs",
+        r"\b(?:antibiotics?|infection|uti|cellulitis|temperature|fever|feverish)\b[^?]{0,200}?" + _SEPSIS_SIGN
+        + r"[^?]{0,200}?" + _SEPSIS_SIGN,
+    ),
+    # ... type 1, vomiting, "the ketone strip says 3.8. My breath smells like nail varnish remover" (blood ketones of 3
+    # or more read from a strip or a meter, or breath smelling of nail varnish remover, pear drops or acetone: a
+    # diabetic ketoacidosis, never named; not "if my ketones go above 3", asked as a plan)
+    (
+        "dka_signs",
+        r"(?<!\bif )(?<!\bif my )(?<!\bwhen )\bketones?\b(?:\s+(?!above|over|under|below|than|goes?|go|get|gets|reach|"
+        r"reaches|hit|hits)[\w-]+){0,4}?\s*(?:is|are|of|at|says|said|reads|read|showing|shows|show|was|were|now|:|"
+        r"-)?\s*(?:[3-9](?:\.\d+)?|1\d(?:\.\d+)?)\s*(?:mmol\S*)?(?![\d.]*\s*(?:days?|weeks?|years?|months?|hours?|hrs?|"
+        r"times?|am|pm|ml|kg|%|pounds?|quid|p\b|each|packs?|boxes|strips?|tests?|pence))|\bbreath\s+(?:smells?|"
+        r"smelling|smelt|smelled)\s+(?:\w+\s+)?(?:like|of)\s+(?:\w+\s+)?(?:nail (?:varnish|"
+        r"polish)(?: remover)?|pear ?drops|acetone)\b",
+    ),
 )
 
 SENSITIVE: tuple[tuple[str, str], ...] = (
@@ -1981,5 +2138,33 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"(?:just )?"
         r"(?:stop\s*(?:it|them)?,?\s+or\s+)?(?:go down to|switch to|take (?:it|them)|give (?:it|them)|have (?:it|them)|"
         r"cut (?:it |them )?(?:down )?to)\s+(?:on\s+)?(?:every other day|alternate days?|every second day)\b",
+    ),
+    # twentieth round (dev split): "I'm on warfarin and want to start turmeric capsules and fish oil for my knees. OK
+    # to start them tomorrow?" (a blood thinner taken, then a supplement or a herbal remedy to start or take, asked as
+    # ok, safe or can I; either order); "how much of the 6+ years one can I give him instead?" of a two-year-old (how
+    # much or how many of an older age range's, an adult's or another strength's medicine to give a child); "half a
+    # course of flucloxacillin left from my leg infection in the summer ... can I just start those?" (a medicine left
+    # from an earlier illness, then may the writer start, take or use those; not taken back to the pharmacy)
+    (
+        "medication_interaction",
+        _rare_part_first(_SUPPLEMENT)
+        + r"\b(?:on|taking|take|takes|prescribed)\s+(?:\w+\s+)?" + _BLOOD_THINNER
+        + r"[^?]{0,150}?\b(?:start|starting|take|taking|try|trying|add|adding|have|having|use|using)\s+(?:\w+\s+){0,2}?"
+        + _SUPPLEMENT + r"[^?]{0,100}?(?:\?|$)"
+        r"|\b(?:start|starting|take|taking|try|trying|add|adding)\s+(?:\w+\s+){0,2}?" + _SUPPLEMENT
+        + r"[^?]{0,80}?\b(?:on|with|while (?:on|taking)|alongside)\s+(?:my\s+|his\s+|her\s+)?" + _BLOOD_THINNER,
+    ),
+    (
+        "medication_decision",
+        r"\bhow (?:much|many)\b[^?]{0,30}?\b(?:of\s+)?(?:the|my|our|his|her)\s+(?:\d+\s*\+\s*(?:years?|yrs?)?|\d+ ?-? "
+        r"?(?:plus|years? (?:and over|plus|\+))|adult|adults'?|grown-?up|older (?:kids?'?|children'?s?)|junior|big "
+        r"kids?'?|\d+\s*(?:mg|ml)|double strength|extra strength|six plus|twelve plus)\s*(?:one|version|strength|"
+        r"bottle|syrup|suspension|liquid|ibuprofen|paracetamol|calpol|nurofen|tablets?|kind|type|dose|"
+        r"sachets?)?\s*(?:can|could|should|do|shall) (?:i|we) give (?:him|her|them|my \w+|our \w+|the baby)\b"
+        r"|" + _rare_part_first(r"\bleft(?: ?over)? (?:from|after|since)\b")
+        + r"\b" + MEDICINE + r"\b[^?]{0,40}?\bleft(?: ?over)? (?:from|after|since)\b[^?]{0,200}?\b(?:can|could|should|"
+        r"shall|may) (?:i|we|he|she) (?:just )?(?:start|take|use|have|try|finish|give (?:him|her|them))\s+(?:those|"
+        r"them|"
+        r"these|it|the rest|some|the leftover\w*|what'?s left)\b" + _NOT_AS_DOSED,
     ),
 )
