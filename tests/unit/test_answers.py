@@ -144,6 +144,11 @@ HOME_BODY = "A doctor's home visit is available for patients who:\n\n- are 70 ye
         ("The doctors haven't met the family yet. What am I allowed to tell him?", Kind.OTHER),
         ("What does DISCARD ALL reset, and am I allowed to run it inside a transaction block?", Kind.YESNO),
         ("Am I allowed to bring my dog?", Kind.YESNO),
+        # a yes/no question after the condition or time it is asked about; a topic cue still comes first
+        ("If the police turn up asking for my file, will you just hand it over?", Kind.YESNO),
+        ("When I put in the online request, can I pick the tablets up at Hillview?", Kind.YESNO),
+        ("If I call off my visit the evening before, do I lose money?", Kind.AMOUNT),
+        ("If I book today, when is the earliest slot?", Kind.TIME),
     ],
 )
 def test_what_a_question_asks_for(question, kind):

@@ -63,6 +63,9 @@ _ASKS_OPEN = (r"\b(?:is|are|be|stay|stays|remain|remains|still)\s+(?:\w+\s+){0,3
 _NEVER = r"(?!)"  # a kind no interrogative asks for
 _YESNO_OPENING = (r"\s*(?:please\s+)?(?:can|could|do|does|did|is|are|will|would|should|may|must|am|have|has|"
                   r"shall)\b")  # a question that opens as a yes/no one
+# "If the police turn up, will you hand my file over?", "When I put in the request, can I collect it at Hillview?": a
+# yes/no question after the condition or time it is asked about.
+_LEADING_CLAUSE = r"(?:\s*(?:if|when|once|after|before|since|while|unless|in case)\b[^,?.!]{1,120},)?"
 _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
     # (kind, interrogative phrases, topic cues)
     (Kind.DURATION,
@@ -98,7 +101,7 @@ _KIND_WORDINGS: tuple[tuple[Kind, str, str], ...] = (
      r"\b(when|if) \S+ (isn't|is not|aren't|are not|wasn't|was not) (given|set|specified|passed|supplied)\b"),
     # Whether something holds: the weakest reading, taken only when nothing else is asked.
     (Kind.YESNO, _NEVER,
-     r"^" + _YESNO_OPENING + r"|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
+     r"^" + _LEADING_CLAUSE + _YESNO_OPENING + r"|\b(is|are) there\b|\bam i (allowed|able|eligible)\b|\ballowed to\b"),
 )
 _CUES: tuple[tuple[Kind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(cue, re.IGNORECASE)) for kind, _asked, cue in _KIND_WORDINGS)
