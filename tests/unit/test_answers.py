@@ -16,6 +16,8 @@ from caredesk.query.generate.answers.compose import (
 from caredesk.query.generate.answers.decision import (
     DECISION_FEATURES,
     DECISION_SIGNS,
+    NAME_UNSEEN,
+    NAME_UNSEEN_REASON,
     THING_COVERAGE,
     THING_ESSENTIALS_NAMED,
     THING_HEAD_NOT_NAMED,
@@ -37,6 +39,7 @@ from caredesk.query.generate.answers.features import (
     question_terms,
 )
 from caredesk.query.generate.answers.model import LogisticModel, fit_listwise, fit_logistic, load_models
+from caredesk.query.generate.answers.names import asked_names
 from caredesk.query.generate.answers.question import (
     Kind,
     asked_kind,
@@ -251,6 +254,37 @@ def test_a_word_of_the_things_phrase_no_readable_document_uses_is_recorded_and_d
     refused = model.decide({**sure, THING_UNSEEN: 1.0})
     assert not refused.answer and refused.reason == THING_UNSEEN_REASON
     assert model.decide({**sure, THING_UNSEEN: 0.0}).answer
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("We are on Amazon RDS for PostgreSQL 15. Which pgBackRest command checks a backup?", {"pgbackrest"}),
+    ("Is the HPV vaccine given to adults at Lakeside?", {"hpv", "lakeside"}),
+    ("Can I pay for the plan in EMI instalments?", {"emi"}),
+    # A story's names set the scene; the asker's calendar, family and titles are not things asked about.
+    ("I flew back from Dubai last week. Can my Dad see Dr Rao on Thursday?", {"rao"}),
+    # The Guard's masks and "I" are not names; a capitalised word opening a sentence is not one either.
+    ("Could [NAME] collect it? I'm not sure. Where is it?", set()),
+    # A word with a digit is the asker's own reference.
+    ("Can I still cancel APT-1007 without a charge?", set()),
+])
+def test_the_names_an_asking_sentence_gives_are_found(question, names):
+    assert asked_names(question) == names
+
+
+def test_a_name_the_documents_never_give_is_recorded_and_decides():
+    terms = question_terms("We back up with pgBackRest. Which pgBackRest command verifies a backup? Is Patroni fine?",
+                           lambda _w: 5.0, unseen_words=frozenset({"pgbackrest", "patroni"}))
+    assert terms.unseen_names == {"pgbackrest", "patroni"}
+    # A name the documents give, or one the glossary bridges, is not unseen.
+    assert question_terms("Is Patroni fine?", lambda _w: 5.0, unseen_words=frozenset()).unseen_names == frozenset()
+    glossary = {"upi": {"unifi"}}
+    bridged = question_terms("Do you take UPI?", lambda _w: 5.0, related=lambda stem: glossary.get(stem, set()),
+                             unseen_words=frozenset({"upi"}))
+    assert bridged.unseen_names == frozenset()
+    model, sure = _cosine_only_decision(), _SURE_SIGNALS
+    refused = model.decide({**sure, NAME_UNSEEN: 1.0})
+    assert not refused.answer and refused.reason == NAME_UNSEEN_REASON
+    assert model.decide({**sure, NAME_UNSEEN: 0.0}).answer
 
 
 def test_units_that_name_a_things_other_words_but_not_its_head_do_not_name_the_thing():

@@ -5,7 +5,8 @@ retrieves chunks as close as an answerable one does, so no similarity threshold 
 does: whether the question's rare words occur in what was retrieved at all, how much of the question
 the chosen units cover, whether the kind of answer asked for was found, whether the thing an
 availability question asks about is named at all ("do you have a dentist?" answered with the fee table
-names no dentist), and how sure the unit model is of its best unit. A logistic model weighs them; its
+names no dentist), whether a name the question gives ("pgBackRest", "HPV") is in any document the caller may
+read, and how sure the unit model is of its best unit. A logistic model weighs them; its
 threshold keeps false abstention on the golden set's dev split at or below the target
 (`tools/fit_answer_model.py` records both).
 """
@@ -59,6 +60,11 @@ THING_HEAD_NOT_NAMED = "abstain:thing_head_not_named"
 # the glossary ("Do you give the yellow fever vaccine?": "yellow"): the documents cannot say they have it.
 THING_UNSEEN = "thing_unseen"
 THING_UNSEEN_REASON = "abstain:thing_unseen"
+# 1.0 when an asking sentence gives a name (a product, a place, an acronym: `names.asked_names`) that no document the
+# caller may read contains nor the glossary bridges ("Which pgBackRest command checks a backup?"): the documents cannot
+# answer a question about what they never name, however near the pages on its topic come.
+NAME_UNSEEN = "name_unseen"
+NAME_UNSEEN_REASON = "abstain:name_unseen"
 # 1.0 when a chosen unit both names the thing a price question prices and gives an amount (a figure, a
 # percentage, "free"), or the question prices no thing. "How much does a chest X-ray cost?" answered with
 # "imaging such as X-rays ... billed separately at the rates displayed at each branch" beside the Cardiology
@@ -117,6 +123,7 @@ def decision_signals(
         THING_COVERAGE: terms.thing_coverage(chosen_words),
         THING_ESSENTIALS_NAMED: float(terms.names_essentials(chosen_words)),
         THING_UNSEEN: float(bool(terms.phrase & terms.unseen)),
+        NAME_UNSEEN: float(bool(terms.unseen_names)),
         THING_MEASURED: float(terms.measured_kind is None or any(
             terms.states_measure(c.words | c.heading_words, c.unit.text) for c in (*chosen, *context))),
         THING_PRICED: float(not terms.priced or any(
@@ -146,6 +153,8 @@ class DecisionModel:
             return Decision(False, score, self.model.threshold, THING_HEAD_NOT_NAMED, recorded)
         if signals.get(THING_UNSEEN, 0.0) == 1.0:
             return Decision(False, score, self.model.threshold, THING_UNSEEN_REASON, recorded)
+        if signals.get(NAME_UNSEEN, 0.0) == 1.0:
+            return Decision(False, score, self.model.threshold, NAME_UNSEEN_REASON, recorded)
         if signals.get(THING_MEASURED, 1.0) == 0.0:
             return Decision(False, score, self.model.threshold, THING_NOT_MEASURED, recorded)
         if signals.get(THING_PRICED, 1.0) == 0.0:

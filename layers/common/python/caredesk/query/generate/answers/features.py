@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from caredesk.contracts import Passage
+from caredesk.query.generate.answers.names import asked_names
 from caredesk.query.generate.answers.quantities import Quantity, question_quantities
 from caredesk.query.generate.answers.question import (
     Kind,
@@ -79,6 +80,9 @@ class QuestionTerms:
     measured_kind: Kind | None = None
     measured: frozenset[str] = frozenset()
     asks_who: bool = False  # an asking sentence asks who ("who reviews it?"): a table's "Reviewed by" column answers
+    # The names the asking sentences give (names.asked_names) that no chunk the caller may read contains and no glossary
+    # entry bridges: "pgbackrest" in "Which pgBackRest command checks a backup?".
+    unseen_names: frozenset[str] = frozenset()
 
     @property
     def total(self) -> float:
@@ -115,6 +119,7 @@ class QuestionTerms:
             measured_kind=self.measured_kind if self.measured & stems else None,
             measured=frozenset(stem for stem in self.measured if stem in stems),
             asks_who=asks_who(part),
+            unseen_names=self.unseen_names & {word.lower() for word in words_as_typed(part)},
         )
 
     def states_measure(self, words: set[str] | frozenset[str], text: str) -> bool:
@@ -195,6 +200,8 @@ def question_terms(
         measured_kind=measured.kind if measured and measured_stems else None,
         measured=measured_stems,
         asks_who=asks_who(question),
+        unseen_names=frozenset(name for name in asked_names(question) if name in unseen_words
+                               and not any(related_stems.get(stem) for stem in content_words(name))),
     )
 
 
