@@ -236,6 +236,20 @@ def test_real_emergencies_stay_emergencies_for_every_tier_with_the_real_embedder
     assert _guard_step(question, tier, real_embed, scratch_table).action == "emergency"
 
 
+@pytest.mark.parametrize(
+    ("question", "action"),
+    [
+        ("I'm bored to death in the waiting room, and now my father has gone grey and sweaty", "emergency"),
+        ("We nearly froze to death at the bus stop. Now my son's lips look a bit odd and he is very sleepy and hard "
+         "to rouse", "emergency"),
+        ("The waiting room was so cold yesterday I nearly froze to death. Can you turn the air conditioning down?",
+         "allow"),
+    ],
+)
+def test_a_figure_of_speech_does_not_hide_an_emergency_told_beside_it(real_embed, scratch_table, question, action):
+    assert _guard_step(question, "public", real_embed, scratch_table).action == action
+
+
 def _guard_step(question, tier, embed, scratch_table):
     from caredesk.contracts import parse_step_event
     from caredesk.query.guard.step import run_guard

@@ -164,7 +164,6 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("he had a tight chest and has recovered well but now it is back", True),
         ("we watched a film last night where a man gets a tight chest", False),  # a film (nineteenth round)
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
-        ("so cold in the waiting room I nearly froze to death, my chest", False),  # a figure of speech (20th round)
         ("he nearly froze to death, found outside in the snow, a tight chest", True),  # not a figure: out in the cold
         ("why only two packs of pills at a time? is that your overdose policy?", False),  # a sale rule (20th round)
         ("i am a burden, i bought two packs of pills", True),
@@ -172,5 +171,27 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
 )
 def test_an_emergency_finding_stands_down_when_it_is_not_happening_now(text, fires):
     gate = SemanticGate(keyword_embed, threshold=2.0, exemplars=EXEMPLARS, anchors=ANCHORS, probe=synthetic_probe())
+    hit, _ = gate.judge(text)
+    assert (hit is not None) is fires, hit
+
+
+def _death_reads_as_chest(texts):
+    """The keyword stand-in with "death" on the emergency axis: a figure of speech raises the alarm by itself."""
+    return keyword_embed([text.lower().replace("death", "chest") for text in texts])
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("so cold in the waiting room I nearly froze to death", False),  # a figure of speech (20th round)
+        ("i'm bored to death in the waiting room", False),  # the gate reads the normalised, lower-cased text
+        # The figure stands down only what it raised: a sign told beside it still fires.
+        ("i'm bored to death in the waiting room, and now a tight chest since an hour", True),
+        ("he nearly froze to death, found outside in the snow", True),  # not a figure: out in the cold
+    ],
+)
+def test_a_figure_of_speech_stands_down_only_what_it_raised(text, fires):
+    gate = SemanticGate(_death_reads_as_chest, threshold=2.0, exemplars=EXEMPLARS, anchors=ANCHORS,
+                        probe=synthetic_probe())
     hit, _ = gate.judge(text)
     assert (hit is not None) is fires, hit

@@ -50,6 +50,7 @@ from caredesk.query.guard import (
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
 from caredesk.query.guard.safety_probe import SafetyProbe, unit_rows
+from caredesk.text import content_words
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 
@@ -414,13 +415,18 @@ _SETTLED_PAST = (
 )
 # ... and a finding of either, twentieth round (dev look-alikes), when the message says a thing by a figure of speech
 # that names no one at risk ("the waiting room was so cold yesterday I nearly froze to death", "bored to death"; not
-# someone found out in the cold, shivering or unconscious) or asks about a medicine's sale rules as a topic ("why can I
-# only buy two packs of paracetamol at a time? Is that your overdose policy or a national rule?")
-_FIGURE_OR_POLICY = re.compile(
+# someone found out in the cold, shivering or unconscious): it stands down what the figure raised, and the rest of the
+# message is read again without it ...
+_FIGURE_OF_SPEECH = re.compile(
     r"\b(?:nearly|almost|practically|literally|half)\s+(?:froze|frozen|freezing|bored)\s+(?:myself\s+|ourselves\s+)?to "
     r"death\b(?![^.?!]{0,80}\b(?:outside|in the snow|found|unconscious|not responding|(?:not|won'?t) wake|can'?t wake|"
     r"hypotherm\w*|shivering|blue|confused)\b)|\b(?:i'?m|im|i am|i was|we were|we'?re)\s+(?:so\s+|just\s+)?bored to "
-    r"death\b|\b(?:overdose|suicide|self[- ]?harm)\s+(?:polic(?:y|ies)|rules?|regulations?|laws?)\b"
+    r"death\b"
+)
+# ... or asks about a medicine's sale rules as a topic ("why can I only buy two packs of paracetamol at a time? Is that
+# your overdose policy or a national rule?"): the whole message is about the rule, and every finding stands down.
+_SAFETY_POLICY_TOPIC = re.compile(
+    r"\b(?:overdose|suicide|self[- ]?harm)\s+(?:polic(?:y|ies)|rules?|regulations?|laws?)\b"
 )
 _NOT_NOW = re.compile(
     r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b|" + _SETTLED_NOW
@@ -468,6 +474,20 @@ class SemanticGate:
 
     def judge(self, text: str) -> tuple[SafetyHit | None, float]:
         """(hit or None, the exemplar margin rounded to 4 places): the exemplars and the probe read one vector."""
+        hits, rounded = self._hits(text)
+        if hits and _SAFETY_POLICY_TOPIC.search(text):
+            hits = []
+        elif hits and _FIGURE_OF_SPEECH.search(text):
+            # "I'm bored to death in the waiting room" is let through; a collapse told beside it is not.
+            rest = _FIGURE_OF_SPEECH.sub(" ", text)
+            hits = self._hits(rest)[0] if content_words(rest) else []
+        # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)
+        # wins, the exemplars on a tie: pills saved up "until it will all be over" is closest to a medication
+        # exemplar, and the probe reads the crisis.
+        return min(hits, key=lambda hit: tuple(SafetyFamily).index(hit.family), default=None), rounded
+
+    def _hits(self, text: str) -> tuple[list[SafetyHit], float]:
+        """What the exemplars and the probe find in `text`, and the exemplar margin rounded to 4 places."""
         query = _unit_rows(np.asarray(self.embed([text]), dtype=np.float32))
         family, margin = self._margins(query)[0]
         rounded = round(margin, 4)
@@ -481,12 +501,7 @@ class SemanticGate:
                 hits.append(SafetyHit(found, rule=f"{found.value}.probe", gate="probe", score=verdict.probability))
         if _NOT_NOW.search(text):
             hits = [hit for hit in hits if hit.family is not SafetyFamily.EMERGENCY]
-        if _FIGURE_OR_POLICY.search(text):
-            hits = []
-        # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)
-        # wins, the exemplars on a tie: pills saved up "until it will all be over" is closest to a medication
-        # exemplar, and the probe reads the crisis.
-        return min(hits, key=lambda hit: tuple(SafetyFamily).index(hit.family), default=None), rounded
+        return hits, rounded
 
     def check(self, text: str) -> SafetyHit | None:
         return self.judge(text)[0]
