@@ -244,9 +244,17 @@ def test_real_emergencies_stay_emergencies_for_every_tier_with_the_real_embedder
          "to rouse", "emergency"),
         ("The waiting room was so cold yesterday I nearly froze to death. Can you turn the air conditioning down?",
          "allow"),
+        # ... nor does a settled episode or a film before a sentence that marks the present.
+        ("We watched a documentary about sepsis last week. Now my son is shivering, confused and his skin looks "
+         "blotchy", "emergency"),
+        ("My father had a heart attack in 2019 and has recovered well. Today he is sweaty and grey and says his arm "
+         "feels heavy", "emergency"),
+        ("Last month my dad had a tight chest and your ER treated him. He is fine now.", "allow"),
     ],
 )
-def test_a_figure_of_speech_does_not_hide_an_emergency_told_beside_it(real_embed, scratch_table, question, action):
+def test_a_figure_of_speech_or_a_settled_story_does_not_hide_an_emergency_told_beside_it(
+    real_embed, scratch_table, question, action
+):
     assert _guard_step(question, "public", real_embed, scratch_table).action == action
 
 

@@ -163,6 +163,10 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("dad had a tight chest in 2019 and has recovered well", False),  # over, recovered (nineteenth round)
         ("he had a tight chest and has recovered well but now it is back", True),
         ("we watched a film last night where a man gets a tight chest", False),  # a film (nineteenth round)
+        # A sentence that marks the present is read again without the settled ones.
+        ("we watched a film last night where a man gets a tight chest. now my dad has a tight chest", True),
+        ("dad had a tight chest in 2019 and has recovered well. today a tight chest again", True),
+        ("a tight chest last month, your er treated her. she is fine now.", False),
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
         ("he nearly froze to death, found outside in the snow, a tight chest", True),  # not a figure: out in the cold
         ("why only two packs of pills at a time? is that your overdose policy?", False),  # a sale rule (20th round)

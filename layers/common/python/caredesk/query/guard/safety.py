@@ -432,6 +432,11 @@ _NOT_NOW = re.compile(
     r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b|" + _SETTLED_NOW
     + r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b|" + _SETTLED_PAST
 )
+# A sentence that marks the present ("Now my son is shivering", "Today he is grey and sweaty"): after one the
+# `_NOT_NOW` reading stood down ("We watched a documentary about sepsis.", "He had a heart attack in 2019 and has
+# recovered well."), the message is read again without the settled sentences.
+_PRESENT = re.compile(r"\b(?:now|today|tonight|this (?:morning|afternoon|evening)|at the moment|currently|again)\b")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
 
 class SemanticGate:
@@ -481,10 +486,20 @@ class SemanticGate:
             # "I'm bored to death in the waiting room" is let through; a collapse told beside it is not.
             rest = _FIGURE_OF_SPEECH.sub(" ", text)
             hits = self._hits(rest)[0] if content_words(rest) else []
+        if any(hit.family is SafetyFamily.EMERGENCY for hit in hits) and _NOT_NOW.search(text):
+            hits = [hit for hit in hits if hit.family is not SafetyFamily.EMERGENCY] + self._emergency_now(text)
         # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)
         # wins, the exemplars on a tie: pills saved up "until it will all be over" is closest to a medication
         # exemplar, and the probe reads the crisis.
         return min(hits, key=lambda hit: tuple(SafetyFamily).index(hit.family), default=None), rounded
+
+    def _emergency_now(self, text: str) -> list[SafetyHit]:
+        """The emergency findings of the sentences `_NOT_NOW` does not settle, when one of them marks the present;
+        none otherwise: "a tight chest last month, your ER treated her. She is fine now." stays settled."""
+        rest = " ".join(s for s in _SENTENCE_END.split(text) if not _NOT_NOW.search(s))
+        if not _PRESENT.search(rest) or _NOT_NOW.search(rest) or not content_words(rest):
+            return []
+        return [hit for hit in self._hits(rest)[0] if hit.family is SafetyFamily.EMERGENCY]
 
     def _hits(self, text: str) -> tuple[list[SafetyHit], float]:
         """What the exemplars and the probe find in `text`, and the exemplar margin rounded to 4 places."""
@@ -499,8 +514,6 @@ class SemanticGate:
             if verdict.fires and not _NOT_ABOUT_A_PERSON_AT_RISK.search(text):
                 found = SafetyFamily(verdict.family)
                 hits.append(SafetyHit(found, rule=f"{found.value}.probe", gate="probe", score=verdict.probability))
-        if _NOT_NOW.search(text):
-            hits = [hit for hit in hits if hit.family is not SafetyFamily.EMERGENCY]
         return hits, rounded
 
     def check(self, text: str) -> SafetyHit | None:
