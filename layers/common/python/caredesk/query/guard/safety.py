@@ -38,6 +38,7 @@ from caredesk.errors import CareDeskError
 from caredesk.query.guard import (
     safety_assamese_konkani_arabizi,
     safety_english,
+    safety_english_plain,
     safety_gujarati_punjabi,
     safety_hindi,
     safety_kannada,
@@ -176,8 +177,8 @@ _NOT_OVER_AFTER = re.compile(
 _WRITER_WELL_WINDOW_CHARS = 250
 
 RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
-    SafetyFamily.CRISIS: safety_english.CRISIS,
-    SafetyFamily.EMERGENCY: safety_english.EMERGENCY,
+    SafetyFamily.CRISIS: safety_english.CRISIS + safety_english_plain.CRISIS,
+    SafetyFamily.EMERGENCY: safety_english.EMERGENCY + safety_english_plain.EMERGENCY,
     SafetyFamily.SENSITIVE: safety_english.SENSITIVE,
 }
 
