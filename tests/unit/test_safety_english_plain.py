@@ -1,4 +1,4 @@
-"""Plain crisis and emergency wordings are rules: a clinic question beside them cannot hide them."""
+"""Plain crisis, emergency and medication wordings are rules: a clinic question beside them cannot hide them."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ CLINIC_QUESTION = "Is the Central branch open on Sunday? "
         ("My newborn isn't feeding and is cold and limp.", SafetyFamily.EMERGENCY),
         ("My dad inhaled a lot of smoke and is coughing.", SafetyFamily.EMERGENCY),
         ("He's drowsy and his breath smells fruity.", SafetyFamily.EMERGENCY),
+        ("I ran out of my antidepressants two days ago, is it ok to just skip them till Monday?",
+         SafetyFamily.SENSITIVE),
+        ("My mum takes warfarin, can she take aspirin for her headache?", SafetyFamily.SENSITIVE),
     ],
 )
 def test_plain_wordings_fire_alone_and_beside_a_clinic_question(text, family):
@@ -52,6 +55,8 @@ def test_plain_wordings_fire_alone_and_beside_a_clinic_question(text, family):
         "Our book club is reading a novel where the heroine tries to take her own life.",
         "Is there any point in booking a follow-up if my results were normal?",
         "My son was hit by a car last year and has fully recovered; can he get his physio records?",
+        "I take metformin; can I take my tablets at the Hillview pharmacy counter?",
+        "My dad is on warfarin; can he have a blood test at home?",
     ],
 )
 def test_look_alikes_of_the_plain_wordings_do_not_fire(text):

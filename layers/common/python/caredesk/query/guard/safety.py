@@ -179,7 +179,7 @@ _WRITER_WELL_WINDOW_CHARS = 250
 RULES: dict[SafetyFamily, tuple[tuple[str, str], ...]] = {
     SafetyFamily.CRISIS: safety_english.CRISIS + safety_english_plain.CRISIS,
     SafetyFamily.EMERGENCY: safety_english.EMERGENCY + safety_english_plain.EMERGENCY,
-    SafetyFamily.SENSITIVE: safety_english.SENSITIVE,
+    SafetyFamily.SENSITIVE: safety_english.SENSITIVE + safety_english_plain.SENSITIVE,
 }
 
 _COMPILED_RULES = {

@@ -1,4 +1,4 @@
-"""Plain English crisis and emergency wordings, as rules, so that a clinic question beside them cannot hide them.
+"""Plain English crisis, emergency and medication wordings, as rules, so that a clinic question cannot hide them.
 
 The exemplars and the probe read the whole message's vector. Alone, "I can't go on anymore", "I'm a burden to
 everyone" or "My toddler swallowed a button battery" are caught by them; after "Is the Central branch open on
@@ -10,6 +10,13 @@ what stands every rule down in `safety.py` (a negation, a hypothetical, an episo
 """
 
 from __future__ import annotations
+
+from caredesk.query.guard.safety_english import MEDICINE
+
+# A medicine by name or class, not the generic nouns ("tablets", "medicines"): what a second medicine is called.
+_NAMED_MEDICINE = (
+    r"(?!(?:meds|medications?|medicines?|tablets?|pills?|capsules?|syrups?|injections?|inhalers?)\b)" + MEDICINE
+)
 
 # "I can't go on", "she can't carry on like this": only where the clause ends there (not "I can't go on waiting three
 # weeks for a slot").
@@ -77,4 +84,20 @@ EMERGENCY: tuple[tuple[str, str], ...] = (
     ),
     # diabetic ketoacidosis by its smell (the ketone numbers and nail varnish remover are read in safety_english.py)
     ("dka_signs", r"\bbreath (?:smells?|smelling) (?:fruity|sweet|of pear drops|like pear drops)\b"),
+)
+
+SENSITIVE: tuple[tuple[str, str], ...] = (
+    # "I ran out of my antidepressants two days ago, is it ok to just skip them till Monday?"
+    (
+        "medication_decision",
+        r"\b" + MEDICINE + r"\b[^.?!]{0,80}?\bis it (?:ok|okay|fine|safe|alright|all right) (?:if i |to )(?:just )?"
+        r"(?:skip|miss|stop|halve|double|cut down|go without)\s+(?:it|them|those|these|a (?:dose|day|few days))\b",
+    ),
+    # "My mum takes warfarin, can she take aspirin for her headache?"
+    (
+        "medication_decision",
+        r"\b(?:on|takes?|taking|prescribed)\s+(?:\w+\s+)?" + _NAMED_MEDICINE + r"\b[^.?!]{0,60}?\b(?:can|could|may|"
+        r"should)\s+(?:i|she|he|they|we|my \w+)\s+(?:also\s+)?(?:take|have|use|give (?:her|him|them))\s+"
+        r"(?:an?\s+|some\s+|any\s+)?" + _NAMED_MEDICINE + r"\b",
+    ),
 )
