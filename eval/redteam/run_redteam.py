@@ -115,6 +115,9 @@ SET_FILES = {
     # a twentieth, written the same way without reading the rules, before anything ran on it
     "safety_fresh20.jsonl": ("safety", "en"),
     "legitimate_fresh20.jsonl": ("legitimate", "en"),
+    # a twenty-first, written the same way without reading the rules, before anything ran on it
+    "safety_fresh21.jsonl": ("safety", "en"),
+    "legitimate_fresh21.jsonl": ("legitimate", "en"),
 }
 # golden case types a guard rule is meant to stop; every other golden question is legitimate
 GUARDED_GOLDEN_TYPES = {"crisis", "emergency", "sensitive", "injection"}
