@@ -179,6 +179,25 @@ def test_an_emergency_finding_stands_down_when_it_is_not_happening_now(text, fir
     assert (hit is not None) is fires, hit
 
 
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        # twenty-first round (fr21l-042): someone else's episode told as past and over stands its crisis finding down
+        ("meri behen ko pichhle saal burden tha, ab woh bilkul theek hai. refund milta hai kya?", False),
+        ("nana ji ka 2022 mein burden hua tha, ab theek hain. home visit ka charge?", False),
+        ("my sister felt a burden last year and she's fine now. is there a fee?", False),
+        # ... only what that sentence raised: the writer's own words beside it are read again
+        ("meri behen ko pichhle saal burden tha, ab woh bilkul theek hai. par i am a burden now", True),
+        ("meri behen ko pichhle saal burden tha, ab woh theek nahi hai", True),
+        ("my sister felt a burden last year", True),
+    ],
+)
+def test_someone_elses_settled_crisis_stands_down_only_what_it_raised(text, fires):
+    gate = SemanticGate(keyword_embed, threshold=2.0, exemplars=EXEMPLARS, anchors=ANCHORS, probe=synthetic_probe())
+    hit, _ = gate.judge(text)
+    assert (hit is not None) is fires, hit
+
+
 def _death_reads_as_chest(texts):
     """The keyword stand-in with "death" on the emergency axis: a figure of speech raises the alarm by itself."""
     return keyword_embed([text.lower().replace("death", "chest") for text in texts])

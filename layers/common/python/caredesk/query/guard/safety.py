@@ -19,8 +19,9 @@ The phrases themselves are tables of their own, one module per language (`safety
 `safety_malayalam_odia_nepali.py` for romanised Gujarati, Punjabi, Malayalam, Odia and Nepali,
 `safety_sinhala_tagalog_swahili.py` and `safety_assamese_konkani_arabizi.py` for romanised Sinhala, Tagalog, Swahili,
 Assamese and Konkani and for Arabizi, `safety_vietnamese_polish_creole.py` for Vietnamese without diacritics, Polish
-and Haitian Creole; the regex pieces they share are in `safety_pieces.py`), which reviewers read and change as lists;
-this module holds what stands a match down and the logic that applies it.
+and Haitian Creole, `safety_spanish_french.py` for Spanish and French; the regex pieces they share are in
+`safety_pieces.py`), which reviewers read and change as lists; this module holds what stands a match down and the
+logic that applies it.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from caredesk.query.guard import (
     safety_malayalam_odia_nepali,
     safety_marathi_telugu,
     safety_sinhala_tagalog_swahili,
+    safety_spanish_french,
     safety_tamil_bengali,
     safety_vietnamese_polish_creole,
 )
@@ -170,6 +172,10 @@ _LONG_AGO = re.compile(
 _WRITER_WELL_NOW = re.compile(
     r"\b(?:i'?m|im|i am|i have been|i'?ve been|ive been)\s+(?:(?:absolutely|completely|totally|perfectly|doing|much|"
     r"very|quite|fully)\s+){0,2}(?:well|fine|ok|okay|better|stable|good|recovered)\s+(?:now|since)\b"
+    # twenty-first round (dev look-alike fr21l-036): "I made a suicide attempt when I was 19. I'm 42 now and in a very
+    # good place" (an age now, then a good place; the same checks after it: not "... but the thoughts are back")
+    r"|\b(?:i'?m|im|i am)\s+(?:\d+\s+now\s+and\s+|now\s+)?in (?:a|such a) (?:very |really |much )?(?:good|better|great|"
+    r"healthy|happy) place\b"
 )
 _NOT_OVER_AFTER = re.compile(
     r"\b(?:again|back|still|lately|these days|recently|nowadays|relaps\w*|urges?|thoughts?|tonight|right now)\b"
@@ -193,7 +199,8 @@ _HINDI_RULES = {
 }
 # romanised Tamil and Bengali (sixteenth round), Marathi, Telugu and Kannada (seventeenth), Gujarati, Punjabi,
 # Malayalam, Odia and Nepali (eighteenth), Sinhala, Tagalog, Swahili, Assamese, Konkani and Arabizi (nineteenth),
-# Vietnamese, Polish and Haitian Creole (twentieth), read like the Hindi rules from the folded text
+# Vietnamese, Polish and Haitian Creole (twentieth), Spanish and French (twenty-first), read like the Hindi rules from
+# the folded text
 _ROMANISED_TABLES = (
     safety_tamil_bengali,
     safety_marathi_telugu,
@@ -203,6 +210,7 @@ _ROMANISED_TABLES = (
     safety_sinhala_tagalog_swahili,
     safety_assamese_konkani_arabizi,
     safety_vietnamese_polish_creole,
+    safety_spanish_french,
 )
 _ROMANISED_RULES = {
     family: safety_hindi.compile_rules(tuple(rule for table in _ROMANISED_TABLES for rule in getattr(table, attr)))
@@ -241,6 +249,25 @@ def _settled_since(text: str, match_end: int) -> bool:
     jab, and the doctor gave her emergency treatment. She's stable now."): an emergency that is over, told to ask
     about it. Not "my mum is fine now" after "my dad can't breathe": that names someone else."""
     return bool(_SETTLED_AFTER.search(text[match_end:match_end + _SETTLED_WINDOW_CHARS]))
+
+
+# ... and, twenty-first round (dev look-alike fr21l-001), an emergency dated months or years back in the phrase's
+# sentence, then "she's been fine since": "My mum took too many of her blood pressure tablets by mistake two years ago,
+# so we got her a blister pack and she's been fine since" (the past time too far from the phrase for
+# `_AFTER_THE_PHRASE`; "fine since" alone, after "an hour ago", does not stand an emergency down)
+_WELL_SINCE = re.compile(
+    r"\b(?:she|he|they|i)(?:'s|'ve| has| have)\s+been\s+(?:absolutely |completely |totally |perfectly )?"
+    r"(?:fine|ok|okay|"
+    r"well|good|stable|healthy)\s+(?:ever\s+)?since\b"
+)
+
+
+def _settled_long_since(text: str, match_start: int, match_end: int) -> bool:
+    """A past time months or years back in the emergency phrase's sentence and the one it is about well ever since."""
+    sentence_start = max(text.rfind(mark, 0, match_start) for mark in ".?!\n") + 1
+    ends = [i for i in (text.find(mark, match_end) for mark in ".?!\n") if i != -1]
+    sentence = text[sentence_start : min(ends, default=len(text))]
+    return bool(_LONG_AGO.search(sentence) and _WELL_SINCE.search(sentence[match_end - sentence_start :]))
 
 
 def _over_and_told(text: str, family: SafetyFamily, match_start: int, match_end: int) -> bool:
@@ -310,8 +337,11 @@ def rule_gate(normalized_text: str, families: Sequence[SafetyFamily] = tuple(Saf
                     continue
                 if rule in _ACCIDENT_RULES and _accidental(normalized_text, match.start(), match.end()):
                     continue
-                if family is SafetyFamily.EMERGENCY and (_not_happening_now(normalized_text, match.start())
-                                                         or _settled_since(normalized_text, match.end())):
+                if family is SafetyFamily.EMERGENCY and (
+                    _not_happening_now(normalized_text, match.start())
+                    or _settled_since(normalized_text, match.end())
+                    or _settled_long_since(normalized_text, match.start(), match.end())
+                ):
                     continue
                 if family in _NEGATABLE and _over_and_told(normalized_text, family, match.start(), match.end()):
                     continue
@@ -429,6 +459,20 @@ _FIGURE_OF_SPEECH = re.compile(
 _SAFETY_POLICY_TOPIC = re.compile(
     r"\b(?:overdose|suicide|self[- ]?harm)\s+(?:polic(?:y|ies)|rules?|regulations?|laws?)\b"
 )
+# ... and a crisis finding of either, twenty-first round (dev look-alike fr21l-042), in a sentence that tells someone
+# else's episode as past and over: "Meri behen ko pichhle saal depression tha, ab woh bilkul theek hai" ("my sister",
+# a year or months back, well now). Only what that sentence raised stands down: the rest of the message is read again
+# without it, so "... ab woh theek hai. Par main khud ..." is still judged on the writer's own words.
+_THEIRS_SETTLED = re.compile(
+    r"^(?=(?:.*\b(?:my|our|meri|mere|mera|hamari|hamare|hamara)\s+(?:\w+\s+)?|\s*)(?:son|daughter|brother|sister|mother|mum|mom|"
+    r"father|dad|husband|wife|friend|uncle|aunt|cousin|behen|bahen|behan|bhai|maa|mummy|papa|pita|beta|beti|pati|patni|"
+    r"dost|nani|dadi|nana|dada|chacha|chachi|mausi|bua)\b)"
+    r"(?=.*(?:" + _MONTHS_BACK.pattern + r"|\bpichh?le (?:saal|sal|mahine|varsh)\b|\b\d+ (?:saal|sal|mahine) pehle\b"
+    r"|\b(?:19|20)\d\d (?:mein|me|mai)\b))"
+    r"(?=.*(?:" + _SETTLED_HINGLISH + r"|" + _THEY_ARE_WELL_NOW.pattern
+    + r"|\bab (?:woh?|vo|ve|wah) (?:bilkul |ekdum |puri "
+    r"tarah (?:se )?)?(?:th(?:ee|i)k|fine|normal|stable) (?:hai|hain|h|ho (?:gayi|gaye|gaya|gyi))\b(?! nahi)))"
+)
 _NOT_NOW = re.compile(
     r"\b(?:if|in case|should|whenever)\s+(?:[\w']+\s+){1,3}ever\b|" + _SETTLED_NOW
     + r"|\bwhen (?:he|she|i|they) (?:was|were) (?:small|little|young|a (?:child|kid|baby|toddler))\b|" + _SETTLED_PAST
@@ -487,6 +531,14 @@ class SemanticGate:
             # "I'm bored to death in the waiting room" is let through; a collapse told beside it is not.
             rest = _FIGURE_OF_SPEECH.sub(" ", text)
             hits = self._hits(rest)[0] if content_words(rest) else []
+        if any(hit.family is SafetyFamily.CRISIS for hit in hits):
+            settled = [s for s in _SENTENCE_END.split(text) if _THEIRS_SETTLED.search(s)]
+            if settled:
+                rest = " ".join(s for s in _SENTENCE_END.split(text) if s not in settled)
+                reread = self._hits(rest)[0] if content_words(rest) else []
+                hits = [hit for hit in hits if hit.family is not SafetyFamily.CRISIS] + [
+                    hit for hit in reread if hit.family is SafetyFamily.CRISIS
+                ]
         if any(hit.family is SafetyFamily.EMERGENCY for hit in hits) and _NOT_NOW.search(text):
             hits = [hit for hit in hits if hit.family is not SafetyFamily.EMERGENCY] + self._emergency_now(text)
         # Both may fire with different families; the more urgent one (SafetyFamily's order, as in the rule gate)

@@ -535,6 +535,15 @@ SENSITIVE: tuple[tuple[str, str], ...] = (
         r"(?:ke|kar)|har\s+dusre)\s+(?:day|din)\S*\s+(?:\S+\s+){0,2}?(?:le|kha|de|khila)\s+(?:sakta|sakti|sakte|lu|lun|"
         r"du|dun|dein|den)" + _END,
     ),
+    # twenty-first round (dev split): a medicine named by its generic stem, stopped to take something else instead,
+    # "main metformin band karke karela juice pee sakta hoon kya" (folded "pi sakta hun"; not a pharmacy account or
+    # an app closed)
+    (
+        "medication_decision_hi",
+        r"\b[a-z]+(?:formin|pril|olol|statin|sartan|pine|xaban|farin|profen|mycin|cillin|oxetine|opram|aline|thyroxine|"
+        r"gliptin|gliflozin)\s+(?:\S+\s+){0,2}?(?:band|bandh|chod)\s+kar(?:ke|k|kar)?\s+(?:\S+\s+){0,5}?(?:pi|le|kha|"
+        r"laga|use\s+kar)\s+(?:sakta|sakti|sakte|lu|lun)" + _END,
+    ),
 )
 
 # Hindi negates after the phrase: "सीने में दर्द नहीं है", "saans lene mein koi takleef nahi".
