@@ -244,6 +244,10 @@ def test_real_emergencies_stay_emergencies_for_every_tier_with_the_real_embedder
     ("question", "action"),
     [
         ("I'm bored to death in the waiting room, and now my father has gone grey and sweaty", "emergency"),
+        ("I'm bored to death in the waiting room and my dad just slumped over and his face looks droopy on one side",
+         "emergency"),
+        # the figure's whole clause is set aside, not its words alone (fr20l-028's cold room is still cold without them)
+        ("The waiting room was so cold yesterday I nearly froze to death. Could someone look at the heating?", "allow"),
         ("We nearly froze to death at the bus stop. Now my son's lips look a bit odd and he is very sleepy and hard "
          "to rouse", "emergency"),
         ("The waiting room was so cold yesterday I nearly froze to death. Can you turn the air conditioning down?",

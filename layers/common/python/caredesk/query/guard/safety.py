@@ -482,6 +482,10 @@ _NOT_NOW = re.compile(
 # recovered well."), the message is read again without the settled sentences.
 _PRESENT = re.compile(r"\b(?:now|today|tonight|this (?:morning|afternoon|evening)|at the moment|currently|again)\b")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+# Where a clause ends: a sentence, a comma or a semicolon, or "and" / "but" before a new subject or a time.
+_CLAUSE_END = re.compile(
+    r"(?<=[.?!;,])\s+|\s+(?:and|but)\s+(?=(?:now|then|suddenly|just|my|our|his|her|he|she|they|we)\b)"
+)
 
 
 class SemanticGate:
@@ -528,8 +532,10 @@ class SemanticGate:
         if hits and _SAFETY_POLICY_TOPIC.search(text):
             hits = []
         elif hits and _FIGURE_OF_SPEECH.search(text):
-            # "I'm bored to death in the waiting room" is let through; a collapse told beside it is not.
-            rest = _FIGURE_OF_SPEECH.sub(" ", text)
+            # "I'm bored to death in the waiting room" is let through; a collapse told beside it is not. The figure's
+            # whole clause goes: "the waiting room was so cold I nearly froze to death" without the figure still
+            # reads as someone very cold.
+            rest = " ".join(c for c in _CLAUSE_END.split(text) if not _FIGURE_OF_SPEECH.search(c))
             hits = self._hits(rest)[0] if content_words(rest) else []
         if any(hit.family is SafetyFamily.CRISIS for hit in hits):
             settled = [s for s in _SENTENCE_END.split(text) if _THEIRS_SETTLED.search(s)]
