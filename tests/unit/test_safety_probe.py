@@ -168,6 +168,8 @@ def test_the_guard_acts_on_a_probe_finding_but_never_lets_it_outrank_an_injectio
         ("dad had a tight chest in 2019 and has recovered well. today a tight chest again", True),
         ("a tight chest last month, your er treated her. she is fine now.", False),
         ("does the clinic run a heart attack awareness week about a tight chest?", False),  # a topic
+        # a topic stands down only its own sentence
+        ("does the clinic run a heart attack awareness week? a tight chest since an hour", True),
         ("he nearly froze to death, found outside in the snow, a tight chest", True),  # not a figure: out in the cold
         ("why only two packs of pills at a time? is that your overdose policy?", False),  # a sale rule (20th round)
         ("i am a burden, i bought two packs of pills", True),

@@ -52,7 +52,7 @@ from caredesk.query.guard import (
 )
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
-from caredesk.query.guard.safety_probe import SafetyProbe, unit_rows
+from caredesk.query.guard.safety_probe import ProbeVerdict, SafetyProbe, unit_rows
 from caredesk.text import content_words
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
@@ -570,10 +570,18 @@ class SemanticGate:
             hits.append(SafetyHit(family=family, rule=f"{family.value}.semantic", gate="semantic", score=rounded))
         if self.probe is not None:
             verdict = self.probe.judge(query)[0]
-            if verdict.fires and not _NOT_ABOUT_A_PERSON_AT_RISK.search(text):
+            if verdict.fires and _NOT_ABOUT_A_PERSON_AT_RISK.search(text):
+                # A topic ("a first aid course", "dying to know") stands down only its own sentence: "Is there a first
+                # aid course at Hillview? My neighbour has gone grey and sweaty and is clutching his chest" is not.
+                rest = " ".join(s for s in _SENTENCE_END.split(text) if not _NOT_ABOUT_A_PERSON_AT_RISK.search(s))
+                verdict = self._probe_verdict(rest) if content_words(rest) and rest != text else None
+            if verdict is not None and verdict.fires:
                 found = SafetyFamily(verdict.family)
                 hits.append(SafetyHit(found, rule=f"{found.value}.probe", gate="probe", score=verdict.probability))
         return hits, rounded
+
+    def _probe_verdict(self, text: str) -> ProbeVerdict:
+        return self.probe.judge(_unit_rows(np.asarray(self.embed([text]), dtype=np.float32)))[0]
 
     def check(self, text: str) -> SafetyHit | None:
         return self.judge(text)[0]
