@@ -27,6 +27,7 @@ CLINIC_QUESTION = "Is the Central branch open on Sunday? "
         ("My daughter has stopped eating and says she doesn't want to live.", SafetyFamily.CRISIS),
         ("She's coughing up a lot of blood.", SafetyFamily.EMERGENCY),
         ("My toddler swallowed a button battery.", SafetyFamily.EMERGENCY),
+        ("My neighbour has gone grey and sweaty and is clutching his chest.", SafetyFamily.EMERGENCY),
         ("My son was hit by a car.", SafetyFamily.EMERGENCY),
         ("My newborn isn't feeding and is cold and limp.", SafetyFamily.EMERGENCY),
         ("My dad inhaled a lot of smoke and is coughing.", SafetyFamily.EMERGENCY),
@@ -86,6 +87,7 @@ def test_plain_wordings_fire_alone_and_beside_a_clinic_question(text, family):
         "Our book club is reading a novel where the heroine tries to take her own life.",
         "Is there any point in booking a follow-up if my results were normal?",
         "My son was hit by a car last year and has fully recovered; can he get his physio records?",
+        "In the film the old man clutched his chest and fell.",
         "I take metformin; can I take my tablets at the Hillview pharmacy counter?",
         "My dad is on warfarin; can he have a blood test at home?",
         # twenty-first round: look-alikes of its phrases

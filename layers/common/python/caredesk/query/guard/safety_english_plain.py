@@ -98,6 +98,10 @@ CRISIS: tuple[tuple[str, str], ...] = (
 )
 
 EMERGENCY: tuple[tuple[str, str], ...] = (
+    # "My neighbour has gone grey and sweaty and is clutching his chest" (after "Is there a first aid course?" the
+    # probe reads 0.63 on the whole message, 0.99 on the sentence alone); happening now, not "the old man clutched his
+    # chest" in a film
+    ("chest_pain", r"\b(?:clutching|gripping|grabbing|clasping)\s+(?:at\s+)?(?:his|her|their|my)\s+chest\b"),
     ("bleeding", r"\b(?:coughing|coughed|vomiting|vomited|throwing) up (?:a lot of |lots of |some )?blood\b"
      # twenty-first round (dev): vomit like coffee grounds (a bleed in the stomach)
      r"|\b(?:vomit\w*|throwing up|threw up|been sick|being sick|sick)\b[^.?!]{0,50}?\bcoffee[- ]grounds?\b"),
