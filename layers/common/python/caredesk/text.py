@@ -53,6 +53,14 @@ def _content_words(text: str) -> frozenset[str]:
     return frozenset(_stem(t) for t in tokens if t not in STOPWORDS)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def sentences_of(text: str) -> list[str]:
+    """The text's sentences (split after ".", "!" or "?"), stripped, none empty."""
+    return [s.strip() for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+
+
 def words_as_typed(text: str) -> list[str]:
     """The text's words in order, as written (hyphenated and apostrophe words whole), neither stemmed nor
     filtered: what the full-text index is asked about."""

@@ -53,7 +53,7 @@ from caredesk.query.guard import (
 from caredesk.query.guard.exemplars import BENIGN_ANCHORS, SAFETY_EXEMPLARS
 from caredesk.query.guard.normalize import fold_hindi
 from caredesk.query.guard.safety_probe import ProbeVerdict, SafetyProbe, unit_rows
-from caredesk.text import content_words
+from caredesk.text import content_words, sentences_of
 
 CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 
@@ -481,7 +481,6 @@ _NOT_NOW = re.compile(
 # `_NOT_NOW` reading stood down ("We watched a documentary about sepsis.", "He had a heart attack in 2019 and has
 # recovered well."), the message is read again without the settled sentences.
 _PRESENT = re.compile(r"\b(?:now|today|tonight|this (?:morning|afternoon|evening)|at the moment|currently|again)\b")
-_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 # Where a clause ends: a sentence, a comma or a semicolon, or "and" / "but" before a new subject or a time.
 _CLAUSE_END = re.compile(
     r"(?<=[.?!;,])\s+|\s+(?:and|but)\s+(?=(?:now|then|suddenly|just|my|our|his|her|he|she|they|we)\b)"
@@ -538,9 +537,9 @@ class SemanticGate:
             rest = " ".join(c for c in _CLAUSE_END.split(text) if not _FIGURE_OF_SPEECH.search(c))
             hits = self._hits(rest)[0] if content_words(rest) else []
         if any(hit.family is SafetyFamily.CRISIS for hit in hits):
-            settled = [s for s in _SENTENCE_END.split(text) if _THEIRS_SETTLED.search(s)]
+            settled = [s for s in sentences_of(text) if _THEIRS_SETTLED.search(s)]
             if settled:
-                rest = " ".join(s for s in _SENTENCE_END.split(text) if s not in settled)
+                rest = " ".join(s for s in sentences_of(text) if s not in settled)
                 reread = self._hits(rest)[0] if content_words(rest) else []
                 hits = [hit for hit in hits if hit.family is not SafetyFamily.CRISIS] + [
                     hit for hit in reread if hit.family is SafetyFamily.CRISIS
@@ -555,7 +554,7 @@ class SemanticGate:
     def _emergency_now(self, text: str) -> list[SafetyHit]:
         """The emergency findings of the sentences `_NOT_NOW` does not settle, when one of them marks the present;
         none otherwise: "a tight chest last month, your ER treated her. She is fine now." stays settled."""
-        rest = " ".join(s for s in _SENTENCE_END.split(text) if not _NOT_NOW.search(s))
+        rest = " ".join(s for s in sentences_of(text) if not _NOT_NOW.search(s))
         if not _PRESENT.search(rest) or _NOT_NOW.search(rest) or not content_words(rest):
             return []
         return [hit for hit in self._hits(rest)[0] if hit.family is SafetyFamily.EMERGENCY]
@@ -573,7 +572,7 @@ class SemanticGate:
             if verdict.fires and _NOT_ABOUT_A_PERSON_AT_RISK.search(text):
                 # A topic ("a first aid course", "dying to know") stands down only its own sentence: "Is there a first
                 # aid course at Hillview? My neighbour has gone grey and sweaty and is clutching his chest" is not.
-                rest = " ".join(s for s in _SENTENCE_END.split(text) if not _NOT_ABOUT_A_PERSON_AT_RISK.search(s))
+                rest = " ".join(s for s in sentences_of(text) if not _NOT_ABOUT_A_PERSON_AT_RISK.search(s))
                 verdict = self._probe_verdict(rest) if content_words(rest) and rest != text else None
             if verdict is not None and verdict.fires:
                 found = SafetyFamily(verdict.family)

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import re
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+from caredesk.text import sentences_of
+
 _QUESTION_WORDS = re.compile(
     r"^\s*(what|when|where|which|who|whom|whose|why|how|can|could|do|does|did|is|are|will|would|should|may|"
     r"i\s+(want|need|would like)\s+to\s+know)\b",
     re.IGNORECASE,
 )
 LONG_MESSAGE_SENTENCES = 3
-
-
-def sentences_of(message: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(message.strip()) if s.strip()]
 
 
 def question_focus(message: str) -> str | None:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from caredesk.query.retrieve.query_shaping import LONG_MESSAGE_SENTENCES, sentences_of
+from caredesk.query.retrieve.query_shaping import LONG_MESSAGE_SENTENCES
+from caredesk.text import sentences_of
 
 
 class Dimension(StrEnum):

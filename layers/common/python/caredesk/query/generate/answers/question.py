@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from caredesk.text import content_words, words_as_typed
+from caredesk.text import content_words, sentences_of, words_as_typed
 
 
 class Kind(StrEnum):
@@ -230,7 +230,7 @@ def asking_text(question: str) -> str:
     """The message's asking sentences (ending in "?" or opening with an asking word), or the whole message
     when none is: "I'm a pensioner. Is there any help?" -> "Is there any help?". A sentence without "?" that
     opens with a clause ("When I paid at the desk, the machine took it twice.") states, it does not ask."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
+    sentences = sentences_of(question)
     return " ".join(s for s in sentences if _asks(s)) or question
 
 
@@ -267,7 +267,7 @@ def asked_parts(question: str) -> list[AskedPart]:
     term ("How do I do both?") is no part of its own. When the one thing asked points back at several
     things the message states ("My PDF won't open, and I also want to send it on. How do I do both?"), each
     statement joined by "and" is a part."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(question) if s.strip()]
+    sentences = sentences_of(question)
     asking = [s for s in sentences if _asks(s)]
     context = " ".join(s for s in sentences if s not in asking)
     parts: list[tuple[str, str, str]] = []  # (the clause's own context, the clause, its own words)
